@@ -1,0 +1,189 @@
+/*
+ * wixlib — GPU hash tables (GLHT, Hive) and a concurrent CPU hopscotch table behind one C API.
+ *
+ * The only public header. C types only: jextract reads it to make the Java bindings.
+ *
+ * Conventions
+ *  - Every call returns a status (WX_OK = 0). On failure wx_last_error() gives this thread's message.
+ *  - Keys and values are passed as untyped pointers; their width is the table's (key_bits/value_bits,
+ *    32 now, 64 reserved for later). A batch of n elements is n keys, n values, n outcome bytes.
+ *  - `mem` says where the caller's arrays live: WX_MEM_HOST or WX_MEM_DEVICE (all arrays of one call
+ *    live in the same space). Host arrays given to a GPU table are copied by the library in chunks.
+ *  - `stream` is an optional cudaStream_t (NULL: the table's own stream). Calls return when the work
+ *    is complete and results are visible to the caller.
+ *  - Calls on one table from several threads are serialised by the library.
+ *  - Reserved keys: WX_KEY32_EMPTY and WX_KEY32_TOMBSTONE are reserved on every kind of table. An
+ *    element carrying one is not applied, gets the outcome WX_OUT_INVALID_KEY, the other elements are
+ *    applied, and the call returns WX_ERR_INVALID_KEY.
+ *  - A table whose insert could not place a key (growth disabled, or out of memory) marks those elements
+ *    WX_OUT_FULL and returns WX_ERR_FULL; the table stays valid and holds everything else.
+ */
+#ifndef WIXLIB_H
+#define WIXLIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define WX_API __declspec(dllexport)
+#else
+#define WX_API __attribute__((visibility("default")))
+#endif
+
+/* Version of the library: (major << 16) | (minor << 8) | patch. */
+#define WX_VERSION_MAJOR 0
+#define WX_VERSION_MINOR 1
+#define WX_VERSION_PATCH 0
+
+/* Status codes. */
+typedef enum wx_status {
+  WX_OK = 0,
+  WX_ERR_INVALID_ARGUMENT = 1, /* null pointer, bad length, bad flag, bad config */
+  WX_ERR_INVALID_KEY = 2,      /* a reserved key value was given (see WX_OUT_INVALID_KEY) */
+  WX_ERR_OUT_OF_MEMORY = 3,    /* host or device allocation failed; the table is intact */
+  WX_ERR_NO_DEVICE = 4,        /* no CUDA device or driver, or the library was built without CUDA */
+  WX_ERR_CUDA = 5,             /* a CUDA call failed */
+  WX_ERR_FULL = 6,             /* some inserts could not be placed (see WX_OUT_FULL) */
+  WX_ERR_UNSUPPORTED = 7,      /* valid request this table kind or build does not support */
+  WX_ERR_INTERNAL = 8          /* a broken invariant inside the library: please report */
+} wx_status;
+
+/* Table designs. */
+typedef enum wx_kind {
+  WX_KIND_CPU = 0,  /* concurrent hopscotch on the host (Herlihy, Shavit & Tzafrir) */
+  WX_KIND_GLHT = 1, /* GPU lock-free hopscotch, warp-cooperative, H = 31 */
+  WX_KIND_HIVE = 2  /* GPU bucketed cuckoo with stash and linear-hashing resize */
+} wx_kind;
+
+/* Where the caller's arrays live. */
+typedef enum wx_mem {
+  WX_MEM_HOST = 0,
+  WX_MEM_DEVICE = 1
+} wx_mem;
+
+/* Per-element outcomes (one byte each). */
+typedef enum wx_outcome {
+  WX_OUT_NONE = 0,        /* not executed */
+  WX_OUT_INSERTED = 1,    /* insert / insert_or_assign: the key was new */
+  WX_OUT_PRESENT = 2,     /* insert: the key was already present (value left unchanged) */
+  WX_OUT_ASSIGNED = 3,    /* insert_or_assign: the key was present, its value replaced */
+  WX_OUT_FOUND = 4,       /* find / contains: present (value written) */
+  WX_OUT_NOT_FOUND = 5,   /* find / contains / erase: absent */
+  WX_OUT_ERASED = 6,      /* erase: the key was present and is now removed */
+  WX_OUT_FULL = 7,        /* insert: no room and the table could not grow */
+  WX_OUT_INVALID_KEY = 8  /* the key is a reserved value; nothing was done */
+} wx_outcome;
+
+/* Operation codes of a mixed batch (wx_batch). */
+typedef enum wx_op {
+  WX_OP_INSERT = 0,           /* value read from values[i] */
+  WX_OP_ERASE = 1,
+  WX_OP_FIND = 2,             /* value written to values[i] when found, else left as it was */
+  WX_OP_INSERT_OR_ASSIGN = 3  /* value read from values[i] */
+} wx_op;
+
+/* Growth policy when an insert finds no room. */
+typedef enum wx_grow {
+  WX_GROW_AUTO = 0, /* grow (rehash/split) between launches and re-run failed elements */
+  WX_GROW_NEVER = 1 /* report WX_OUT_FULL / WX_ERR_FULL instead */
+} wx_grow;
+
+/* Reserved 32-bit keys (64-bit tables will reserve the same values widened with ones). */
+#define WX_KEY32_EMPTY 0xFFFFFFFFu
+#define WX_KEY32_TOMBSTONE 0xFFFFFFFEu
+
+/* Table configuration: fill with wx_config_init, then set what you need. */
+typedef struct wx_config {
+  int32_t kind;              /* wx_kind */
+  int32_t key_bits;          /* 32 (64: later) */
+  int32_t value_bits;        /* 32 (64: later) */
+  int32_t device;            /* CUDA device ordinal, GPU kinds only */
+  uint64_t capacity;         /* number of keys the table should hold at max_load_factor */
+  double max_load_factor;    /* grow above this (0 < f <= 1); default per kind */
+  double min_load_factor;    /* shrink below this where the kind can (Hive); 0 = never shrink */
+  int32_t grow;              /* wx_grow */
+  int32_t threads;           /* CPU kind: worker threads for bulk calls, 0 = all cores */
+} wx_config;
+
+/* Counters of one table. Fields a kind does not have are 0. */
+typedef struct wx_stats {
+  uint64_t size;             /* live keys */
+  uint64_t capacity;         /* slots */
+  uint64_t bytes;            /* memory held (device memory for GPU kinds) */
+  uint64_t resizes;          /* grow/shrink/rehash steps since creation */
+  uint64_t stash_used;       /* Hive: occupied stash slots */
+  uint64_t displacements;    /* hopscotch moves / cuckoo evictions since creation */
+  uint64_t failed_inserts;   /* elements reported WX_OUT_FULL since creation */
+  double last_kernel_ms;     /* GPU kinds: device time of the last bulk call (CUDA events) */
+} wx_stats;
+
+typedef struct wx_table wx_table;
+
+/* ---- library --------------------------------------------------------------------------------- */
+WX_API uint32_t wx_version(void);
+WX_API const char* wx_version_string(void);
+/* Message of this thread's last failed call ("" when none). Valid until this thread's next call. */
+WX_API const char* wx_last_error(void);
+WX_API const char* wx_status_name(int32_t status);
+/* 1 when this build has the kind and (for GPU kinds) a usable device exists, else 0. */
+WX_API int32_t wx_kind_available(int32_t kind, int32_t* available);
+/* CUDA runtime and driver versions (1000*major + 10*minor); 0 where absent. */
+WX_API int32_t wx_cuda_versions(int32_t* runtime_version, int32_t* driver_version);
+
+/* ---- devices ----------------------------------------------------------------------------------- */
+WX_API int32_t wx_device_count(int32_t* count);
+/* Writes a NUL-terminated name, truncated to len bytes. */
+WX_API int32_t wx_device_name(int32_t device, char* name, uint64_t len);
+WX_API int32_t wx_device_memory(int32_t device, uint64_t* free_bytes, uint64_t* total_bytes);
+/* Compute capability as 10*major + minor, and multiprocessor count. */
+WX_API int32_t wx_device_properties(int32_t device, int32_t* compute_capability, int32_t* multiprocessors);
+WX_API int32_t wx_device_alloc(int32_t device, uint64_t bytes, void** ptr);
+WX_API int32_t wx_device_free(void* ptr);
+/* Copies bytes between host and device memory in any direction; waits for completion. */
+WX_API int32_t wx_copy(void* dst, int32_t dst_mem, const void* src, int32_t src_mem, uint64_t bytes);
+
+/* ---- tables ------------------------------------------------------------------------------------ */
+WX_API int32_t wx_config_init(wx_config* config, int32_t kind);
+WX_API int32_t wx_table_create(const wx_config* config, wx_table** table);
+/* Frees the table; NULL is accepted. */
+WX_API int32_t wx_table_destroy(wx_table* table);
+
+/* values may be NULL for insert (values = 0); outcomes may be NULL. */
+WX_API int32_t wx_insert(wx_table* table, const void* keys, const void* values, uint64_t n,
+                         uint8_t* outcomes, int32_t mem, void* stream);
+WX_API int32_t wx_insert_or_assign(wx_table* table, const void* keys, const void* values, uint64_t n,
+                                   uint8_t* outcomes, int32_t mem, void* stream);
+/* values[i] = the key's value, or not_found_value (truncated to the value width) when absent. */
+WX_API int32_t wx_find(wx_table* table, const void* keys, void* values, uint64_t n,
+                       uint64_t not_found_value, int32_t mem, void* stream);
+/* found[i] = 1 when present, else 0. */
+WX_API int32_t wx_contains(wx_table* table, const void* keys, uint8_t* found, uint64_t n,
+                           int32_t mem, void* stream);
+WX_API int32_t wx_erase(wx_table* table, const void* keys, uint64_t n, uint8_t* outcomes,
+                        int32_t mem, void* stream);
+/* Mixed batch: ops[i] is a wx_op; all elements run concurrently (same keys included). */
+WX_API int32_t wx_batch(wx_table* table, const uint8_t* ops, const void* keys, void* values,
+                        uint64_t n, uint8_t* outcomes, int32_t mem, void* stream);
+
+WX_API int32_t wx_size(wx_table* table, uint64_t* size);
+WX_API int32_t wx_capacity(wx_table* table, uint64_t* capacity);
+WX_API int32_t wx_load_factor(wx_table* table, double* load_factor);
+WX_API int32_t wx_stats_get(wx_table* table, wx_stats* stats);
+WX_API int32_t wx_clear(wx_table* table);
+/* Rehash/resize so the table has room for `capacity` keys at its max load factor.
+ * Fails with WX_ERR_INVALID_ARGUMENT if that is below the current size. */
+WX_API int32_t wx_resize(wx_table* table, uint64_t capacity);
+/* Writes up to max_count pairs; *count = number of live keys (when larger than max_count nothing is
+ * written and WX_ERR_INVALID_ARGUMENT is returned, so size the arrays from wx_size). */
+WX_API int32_t wx_retrieve_all(wx_table* table, void* keys, void* values, uint64_t max_count,
+                               uint64_t* count, int32_t mem, void* stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WIXLIB_H */

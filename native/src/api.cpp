@@ -1,0 +1,421 @@
+// The C API: argument checks, status + thread-local message, per-table serialisation, staging of
+// host arrays for device tables, dispatch to the table designs. Knows no kernel.
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+
+#include "common/device.hpp"
+#include "common/error.hpp"
+#include "common/table.hpp"
+#include "wixlib.h"
+
+struct wx_table {
+  std::unique_ptr<wx::Table> impl;
+  wx_config config;
+  void* stream = nullptr;  // the table's own CUDA stream (device tables)
+  std::mutex mu;
+
+  ~wx_table() {
+    impl.reset();
+    if (stream) wx::dev::stream_destroy(stream);
+  }
+};
+
+namespace {
+
+thread_local std::string t_last_error;
+
+// Runs f, mapping exceptions to a status and this thread's message.
+template <typename F>
+int32_t guarded(F&& f) {
+  try {
+    t_last_error.clear();
+    return f();
+  } catch (const wx::Error& e) {
+    t_last_error = e.what();
+    return e.status();
+  } catch (const std::bad_alloc&) {
+    t_last_error = "host memory allocation failed";
+    return WX_ERR_OUT_OF_MEMORY;
+  } catch (const std::exception& e) {
+    t_last_error = std::string("internal error: ") + e.what();
+    return WX_ERR_INTERNAL;
+  } catch (...) {
+    t_last_error = "internal error: unknown exception";
+    return WX_ERR_INTERNAL;
+  }
+}
+
+void require(bool cond, const std::string& message) {
+  if (!cond) wx::fail(WX_ERR_INVALID_ARGUMENT, message);
+}
+
+void require_table(const wx_table* t) { require(t != nullptr && t->impl, "table is NULL"); }
+
+bool is_gpu_kind(int32_t kind) { return kind == WX_KIND_GLHT || kind == WX_KIND_HIVE; }
+
+// Width checks are per table; pointers may be NULL only when n == 0 or the argument is optional.
+void require_array(const void* p, uint64_t n, const char* what) {
+  require(n == 0 || p != nullptr, std::string(what) + " is NULL");
+}
+
+constexpr uint64_t kMaxBatch = uint64_t(1) << 40;
+
+// Turns a backend's counts into the call's status.
+int32_t status_of(const wx::BatchResult& r, uint64_t n) {
+  if (r.invalid > 0) {
+    t_last_error = std::to_string(r.invalid) + " of " + std::to_string(n) +
+                   " elements carried a reserved key (0xFFFFFFFF or 0xFFFFFFFE) and were not applied";
+    return WX_ERR_INVALID_KEY;
+  }
+  if (r.full > 0) {
+    t_last_error = std::to_string(r.full) + " of " + std::to_string(n) +
+                   " inserts found no room (table full and not allowed to grow, or out of memory)";
+    return WX_ERR_FULL;
+  }
+  return WX_OK;
+}
+
+// Checks arrays flagged as device memory really are device memory of the table's device.
+void check_device_arrays(wx_table* t, int32_t mem, std::initializer_list<std::pair<const void*, uint64_t>> arrays) {
+  if (mem != WX_MEM_DEVICE) return;
+  require(t->impl->on_device(), "WX_MEM_DEVICE arrays given to a CPU table: a CPU table takes host memory");
+  for (const auto& [p, bytes] : arrays)
+    if (p) wx::dev::check_device_range(p, bytes, t->impl->device(), "an array");
+}
+
+// Common path of every bulk call: validates, serialises, stages host arrays for device tables.
+int32_t bulk(wx_table* t, wx::dev::Call call, wx::Batch b, int32_t mem, void* stream) {
+  return guarded([&]() -> int32_t {
+    require_table(t);
+    require(mem == WX_MEM_HOST || mem == WX_MEM_DEVICE, "mem must be WX_MEM_HOST or WX_MEM_DEVICE");
+    require(b.n <= kMaxBatch, "batch of " + std::to_string(b.n) + " elements is larger than 2^40");
+    require_array(b.keys, b.n, "keys");
+    if (b.n == 0) return WX_OK;
+    std::lock_guard<std::mutex> lock(t->mu);
+    const uint64_t kbytes = b.n * 4, vbytes = b.n * 4;
+    check_device_arrays(t, mem, {{b.keys, kbytes}, {b.values_in, vbytes}, {b.values_out, vbytes},
+                                 {b.ops, b.n}, {b.outcomes, b.n}});
+    wx::Table& table = *t->impl;
+    wx::BatchResult r;
+    if (table.on_device()) {
+      b.stream = stream ? stream : t->stream;
+      if (mem == WX_MEM_HOST) return status_of(wx::dev::run_staged(table, call, b, table.device()), b.n);
+    }
+    switch (call) {
+      case wx::dev::Call::insert: r = table.insert(b); break;
+      case wx::dev::Call::insert_or_assign: r = table.insert_or_assign(b); break;
+      case wx::dev::Call::find: r = table.find(b); break;
+      case wx::dev::Call::contains: r = table.contains(b); break;
+      case wx::dev::Call::erase: r = table.erase(b); break;
+      case wx::dev::Call::batch: r = table.batch(b); break;
+    }
+    return status_of(r, b.n);
+  });
+}
+
+template <typename F>
+int32_t with_table(wx_table* t, F&& f) {
+  return guarded([&]() -> int32_t {
+    require_table(t);
+    std::lock_guard<std::mutex> lock(t->mu);
+    f(*t->impl);
+    return WX_OK;
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+uint32_t wx_version(void) { return (WX_VERSION_MAJOR << 16) | (WX_VERSION_MINOR << 8) | WX_VERSION_PATCH; }
+
+const char* wx_version_string(void) { return WIXLIB_VERSION_STRING; }
+
+const char* wx_last_error(void) { return t_last_error.c_str(); }
+
+const char* wx_status_name(int32_t status) {
+  switch (status) {
+    case WX_OK: return "OK";
+    case WX_ERR_INVALID_ARGUMENT: return "INVALID_ARGUMENT";
+    case WX_ERR_INVALID_KEY: return "INVALID_KEY";
+    case WX_ERR_OUT_OF_MEMORY: return "OUT_OF_MEMORY";
+    case WX_ERR_NO_DEVICE: return "NO_DEVICE";
+    case WX_ERR_CUDA: return "CUDA_ERROR";
+    case WX_ERR_FULL: return "FULL";
+    case WX_ERR_UNSUPPORTED: return "UNSUPPORTED";
+    case WX_ERR_INTERNAL: return "INTERNAL";
+    default: return "UNKNOWN_STATUS";
+  }
+}
+
+int32_t wx_kind_available(int32_t kind, int32_t* available) {
+  return guarded([&]() -> int32_t {
+    require(available != nullptr, "available is NULL");
+    require(kind == WX_KIND_CPU || is_gpu_kind(kind), "unknown kind " + std::to_string(kind));
+#ifdef WIXLIB_HAVE_CUDA
+    *available = kind == WX_KIND_CPU || wx::dev::count() > 0;
+    if (!*available) t_last_error = "no CUDA device is available (no GPU or no driver)";
+#else
+    *available = kind == WX_KIND_CPU;
+    if (!*available) t_last_error = "this build of wixlib has no CUDA support";
+#endif
+    return WX_OK;
+  });
+}
+
+int32_t wx_cuda_versions(int32_t* runtime_version, int32_t* driver_version) {
+  return guarded([&]() -> int32_t {
+    require(runtime_version && driver_version, "NULL output pointer");
+    wx::dev::versions(runtime_version, driver_version);
+    return WX_OK;
+  });
+}
+
+int32_t wx_device_count(int32_t* count) {
+  return guarded([&]() -> int32_t {
+    require(count != nullptr, "count is NULL");
+    *count = wx::dev::count();
+    return WX_OK;
+  });
+}
+
+int32_t wx_device_name(int32_t device, char* name, uint64_t len) {
+  return guarded([&]() -> int32_t {
+    require(name != nullptr && len > 0, "name buffer is NULL or empty");
+    std::string n = wx::dev::name(device);
+    size_t m = std::min<uint64_t>(n.size(), len - 1);
+    std::memcpy(name, n.data(), m);
+    name[m] = '\0';
+    return WX_OK;
+  });
+}
+
+int32_t wx_device_memory(int32_t device, uint64_t* free_bytes, uint64_t* total_bytes) {
+  return guarded([&]() -> int32_t {
+    require(free_bytes && total_bytes, "NULL output pointer");
+    wx::dev::memory(device, free_bytes, total_bytes);
+    return WX_OK;
+  });
+}
+
+int32_t wx_device_properties(int32_t device, int32_t* compute_capability, int32_t* multiprocessors) {
+  return guarded([&]() -> int32_t {
+    require(compute_capability && multiprocessors, "NULL output pointer");
+    wx::dev::properties(device, compute_capability, multiprocessors);
+    return WX_OK;
+  });
+}
+
+int32_t wx_device_alloc(int32_t device, uint64_t bytes, void** ptr) {
+  return guarded([&]() -> int32_t {
+    require(ptr != nullptr, "ptr is NULL");
+    require(bytes > 0, "cannot allocate 0 bytes");
+    *ptr = wx::dev::alloc(device, bytes);
+    return WX_OK;
+  });
+}
+
+int32_t wx_device_free(void* ptr) {
+  return guarded([&]() -> int32_t {
+    if (ptr) wx::dev::free(ptr);
+    return WX_OK;
+  });
+}
+
+int32_t wx_copy(void* dst, int32_t dst_mem, const void* src, int32_t src_mem, uint64_t bytes) {
+  return guarded([&]() -> int32_t {
+    if (bytes == 0) return WX_OK;
+    require(dst && src, "NULL pointer");
+    require((dst_mem == WX_MEM_HOST || dst_mem == WX_MEM_DEVICE) && (src_mem == WX_MEM_HOST || src_mem == WX_MEM_DEVICE),
+            "mem must be WX_MEM_HOST or WX_MEM_DEVICE");
+    if (dst_mem == WX_MEM_HOST && src_mem == WX_MEM_HOST) {
+      std::memmove(dst, src, bytes);
+      return WX_OK;
+    }
+    int dev = 0;
+    // A device range must lie in device memory; the copy itself works out directions (UVA).
+    if (dst_mem == WX_MEM_DEVICE) {
+      for (dev = 0; dev < wx::dev::count(); ++dev) {
+        try { wx::dev::check_device_range(dst, bytes, dev, "dst"); break; } catch (const wx::Error&) {}
+      }
+      if (dev == wx::dev::count()) wx::dev::check_device_range(dst, bytes, 0, "dst");
+    }
+    if (src_mem == WX_MEM_DEVICE) {
+      for (dev = 0; dev < wx::dev::count(); ++dev) {
+        try { wx::dev::check_device_range(src, bytes, dev, "src"); break; } catch (const wx::Error&) {}
+      }
+      if (dev == wx::dev::count()) wx::dev::check_device_range(src, bytes, 0, "src");
+    }
+    wx::dev::copy(dst, src, bytes);
+    return WX_OK;
+  });
+}
+
+int32_t wx_config_init(wx_config* c, int32_t kind) {
+  return guarded([&]() -> int32_t {
+    require(c != nullptr, "config is NULL");
+    require(kind == WX_KIND_CPU || is_gpu_kind(kind), "unknown kind " + std::to_string(kind));
+    std::memset(c, 0, sizeof(*c));
+    c->kind = kind;
+    c->key_bits = 32;
+    c->value_bits = 32;
+    c->device = 0;
+    c->capacity = 1 << 20;
+    c->max_load_factor = kind == WX_KIND_HIVE ? 0.95 : 0.9;
+    c->min_load_factor = 0.0;
+    c->grow = WX_GROW_AUTO;
+    c->threads = 0;
+    return WX_OK;
+  });
+}
+
+int32_t wx_table_create(const wx_config* c, wx_table** out) {
+  return guarded([&]() -> int32_t {
+    require(c != nullptr, "config is NULL");
+    require(out != nullptr, "table output pointer is NULL");
+    *out = nullptr;
+    require(c->kind == WX_KIND_CPU || is_gpu_kind(c->kind), "unknown kind " + std::to_string(c->kind));
+    if (c->key_bits != 32 || c->value_bits != 32)
+      wx::fail(WX_ERR_UNSUPPORTED, "only 32-bit keys and values are supported so far");
+    require(std::isfinite(c->max_load_factor) && c->max_load_factor > 0.0 && c->max_load_factor <= 1.0,
+            "max_load_factor must be in (0, 1]");
+    require(std::isfinite(c->min_load_factor) && c->min_load_factor >= 0.0 && c->min_load_factor < c->max_load_factor,
+            "min_load_factor must be in [0, max_load_factor)");
+    require(c->capacity <= (uint64_t(1) << 36), "capacity " + std::to_string(c->capacity) + " is larger than 2^36 keys");
+    require(c->grow == WX_GROW_AUTO || c->grow == WX_GROW_NEVER, "grow must be WX_GROW_AUTO or WX_GROW_NEVER");
+    require(c->threads >= 0, "threads must be >= 0");
+    auto t = std::make_unique<wx_table>();
+    t->config = *c;
+    if (is_gpu_kind(c->kind)) {
+#ifdef WIXLIB_HAVE_CUDA
+      if (wx::dev::count() == 0) wx::fail(WX_ERR_NO_DEVICE, "no CUDA device is available (no GPU or no driver)");
+      require(c->device >= 0 && c->device < wx::dev::count(), "device " + std::to_string(c->device) + " does not exist");
+      t->stream = wx::dev::stream_create(c->device);
+#endif
+      t->impl.reset(c->kind == WX_KIND_GLHT ? wx::make_glht_table(*c) : wx::make_hive_table(*c));
+    } else {
+      t->impl.reset(wx::make_cpu_table(*c));
+    }
+    *out = t.release();
+    return WX_OK;
+  });
+}
+
+int32_t wx_table_destroy(wx_table* t) {
+  return guarded([&]() -> int32_t {
+    delete t;
+    return WX_OK;
+  });
+}
+
+int32_t wx_insert(wx_table* t, const void* keys, const void* values, uint64_t n, uint8_t* outcomes, int32_t mem, void* stream) {
+  wx::Batch b;
+  b.keys = keys, b.values_in = values, b.n = n, b.outcomes = outcomes;
+  return bulk(t, wx::dev::Call::insert, b, mem, stream);
+}
+
+int32_t wx_insert_or_assign(wx_table* t, const void* keys, const void* values, uint64_t n, uint8_t* outcomes, int32_t mem, void* stream) {
+  if (n > 0 && values == nullptr) return guarded([]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, "values is NULL"); });
+  wx::Batch b;
+  b.keys = keys, b.values_in = values, b.n = n, b.outcomes = outcomes;
+  return bulk(t, wx::dev::Call::insert_or_assign, b, mem, stream);
+}
+
+int32_t wx_find(wx_table* t, const void* keys, void* values, uint64_t n, uint64_t not_found_value, int32_t mem, void* stream) {
+  if (n > 0 && values == nullptr) return guarded([]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, "values is NULL"); });
+  wx::Batch b;
+  b.keys = keys, b.values_out = values, b.n = n, b.not_found = not_found_value;
+  return bulk(t, wx::dev::Call::find, b, mem, stream);
+}
+
+int32_t wx_contains(wx_table* t, const void* keys, uint8_t* found, uint64_t n, int32_t mem, void* stream) {
+  if (n > 0 && found == nullptr) return guarded([]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, "found is NULL"); });
+  wx::Batch b;
+  b.keys = keys, b.outcomes = found, b.n = n;
+  return bulk(t, wx::dev::Call::contains, b, mem, stream);
+}
+
+int32_t wx_erase(wx_table* t, const void* keys, uint64_t n, uint8_t* outcomes, int32_t mem, void* stream) {
+  wx::Batch b;
+  b.keys = keys, b.outcomes = outcomes, b.n = n;
+  return bulk(t, wx::dev::Call::erase, b, mem, stream);
+}
+
+int32_t wx_batch(wx_table* t, const uint8_t* ops, const void* keys, void* values, uint64_t n, uint8_t* outcomes, int32_t mem, void* stream) {
+  if (n > 0 && (ops == nullptr || values == nullptr))
+    return guarded([]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, "ops or values is NULL"); });
+  wx::Batch b;
+  b.ops = ops, b.keys = keys, b.values_in = values, b.values_out = values, b.outcomes = outcomes, b.n = n;
+  return bulk(t, wx::dev::Call::batch, b, mem, stream);
+}
+
+int32_t wx_size(wx_table* t, uint64_t* size) {
+  if (!size) return guarded([]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, "size is NULL"); });
+  return with_table(t, [&](wx::Table& table) { *size = table.size(); });
+}
+
+int32_t wx_capacity(wx_table* t, uint64_t* capacity) {
+  if (!capacity) return guarded([]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, "capacity is NULL"); });
+  return with_table(t, [&](wx::Table& table) { *capacity = table.capacity(); });
+}
+
+int32_t wx_load_factor(wx_table* t, double* lf) {
+  if (!lf) return guarded([]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, "load_factor is NULL"); });
+  return with_table(t, [&](wx::Table& table) {
+    uint64_t cap = table.capacity();
+    *lf = cap ? double(table.size()) / double(cap) : 0.0;
+  });
+}
+
+int32_t wx_stats_get(wx_table* t, wx_stats* stats) {
+  if (!stats) return guarded([]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, "stats is NULL"); });
+  return with_table(t, [&](wx::Table& table) {
+    std::memset(stats, 0, sizeof(*stats));
+    table.stats(stats);
+  });
+}
+
+int32_t wx_clear(wx_table* t) {
+  return with_table(t, [&](wx::Table& table) { table.clear(); });
+}
+
+int32_t wx_resize(wx_table* t, uint64_t capacity) {
+  return with_table(t, [&](wx::Table& table) {
+    require(capacity <= (uint64_t(1) << 36), "capacity is larger than 2^36 keys");
+    uint64_t size = table.size();
+    require(capacity >= size, "cannot resize to room for " + std::to_string(capacity) + " keys: the table holds " +
+                                  std::to_string(size));
+    table.resize(capacity);
+  });
+}
+
+int32_t wx_retrieve_all(wx_table* t, void* keys, void* values, uint64_t max_count, uint64_t* count, int32_t mem, void* stream) {
+  return guarded([&]() -> int32_t {
+    require_table(t);
+    require(count != nullptr, "count is NULL");
+    require(mem == WX_MEM_HOST || mem == WX_MEM_DEVICE, "mem must be WX_MEM_HOST or WX_MEM_DEVICE");
+    std::lock_guard<std::mutex> lock(t->mu);
+    wx::Table& table = *t->impl;
+    uint64_t size = table.size();
+    *count = size;
+    if (size > max_count) {
+      t_last_error = "retrieve_all needs room for " + std::to_string(size) + " pairs, got " + std::to_string(max_count);
+      return WX_ERR_INVALID_ARGUMENT;
+    }
+    if (size == 0) return WX_OK;
+    require(keys != nullptr && values != nullptr, "keys or values is NULL");
+    check_device_arrays(t, mem, {{keys, size * 4}, {values, size * 4}});
+    void* s = stream ? stream : t->stream;
+    if (table.on_device() && mem == WX_MEM_HOST)
+      *count = wx::dev::retrieve_all_to_host(table, keys, values, size, table.device(), s);
+    else
+      *count = table.retrieve_all(keys, values, s);
+    return WX_OK;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,91 @@
+// CUDA helpers shared by the GPU backends: error checks that throw wx::Error, and an owning
+// device buffer. Out-of-memory becomes WX_ERR_OUT_OF_MEMORY so callers can keep the table intact.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "common/error.hpp"
+
+namespace wx {
+
+inline wx_status status_of(cudaError_t e) {
+  switch (e) {
+    case cudaErrorMemoryAllocation: return WX_ERR_OUT_OF_MEMORY;
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorInvalidDevice: return WX_ERR_NO_DEVICE;
+    default: return WX_ERR_CUDA;
+  }
+}
+
+inline void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    cudaGetLastError();  // clear a sticky-free error so the next call starts clean
+    fail(status_of(e), std::string(what) + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
+  }
+}
+
+#define WX_CUDA(call) ::wx::cuda_check((call), #call)
+// After a kernel launch: catches bad launch configurations at once.
+#define WX_CUDA_LAUNCHED(name) ::wx::cuda_check(cudaGetLastError(), "launch of " name)
+
+// Owning device allocation of T[n]; move-only. Allocation failure throws WX_ERR_OUT_OF_MEMORY.
+template <typename T>
+class DeviceArray {
+ public:
+  DeviceArray() = default;
+  explicit DeviceArray(uint64_t n) : n_(n) {
+    if (n > 0) {
+      cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&p_), n * sizeof(T));
+      if (e != cudaSuccess) {
+        cudaGetLastError();
+        p_ = nullptr;
+        fail(status_of(e), "cudaMalloc of " + std::to_string(n * sizeof(T)) + " bytes failed: " +
+                               cudaGetErrorString(e));
+      }
+    }
+  }
+  ~DeviceArray() { reset(); }
+  DeviceArray(DeviceArray&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  DeviceArray& operator=(DeviceArray&& o) noexcept {
+    if (this != &o) {
+      reset();
+      p_ = std::exchange(o.p_, nullptr);
+      n_ = std::exchange(o.n_, 0);
+    }
+    return *this;
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+
+  void reset() {
+    if (p_) cudaFree(p_);
+    p_ = nullptr;
+    n_ = 0;
+  }
+  T* get() const { return p_; }
+  uint64_t size() const { return n_; }
+  uint64_t bytes() const { return n_ * sizeof(T); }
+
+ private:
+  T* p_ = nullptr;
+  uint64_t n_ = 0;
+};
+
+// Makes `device` current for the scope and restores the previous one.
+class DeviceScope {
+ public:
+  explicit DeviceScope(int device) {
+    cudaGetDevice(&prev_);
+    if (device != prev_) WX_CUDA(cudaSetDevice(device));
+  }
+  ~DeviceScope() { cudaSetDevice(prev_); }
+
+ private:
+  int prev_ = 0;
+};
+
+}  // namespace wx

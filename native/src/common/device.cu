@@ -1,0 +1,179 @@
+// Device services for the C API (CUDA builds): queries, allocations, copies and host staging.
+#include <algorithm>
+#include <string>
+
+#include "common/cuda_util.cuh"
+#include "common/device.hpp"
+
+namespace wx::dev {
+
+int count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();  // no driver / no device: not an error for a query
+    return 0;
+  }
+  return n;
+}
+
+static void check_ordinal(int device) {
+  int n = count();
+  if (n == 0) fail(WX_ERR_NO_DEVICE, "no CUDA device is available (no GPU or no driver)");
+  if (device < 0 || device >= n)
+    fail(WX_ERR_INVALID_ARGUMENT,
+         "device " + std::to_string(device) + " does not exist (" + std::to_string(n) + " found)");
+}
+
+std::string name(int device) {
+  check_ordinal(device);
+  cudaDeviceProp p;
+  WX_CUDA(cudaGetDeviceProperties(&p, device));
+  return p.name;
+}
+
+void memory(int device, uint64_t* free_bytes, uint64_t* total_bytes) {
+  check_ordinal(device);
+  DeviceScope scope(device);
+  size_t f = 0, t = 0;
+  WX_CUDA(cudaMemGetInfo(&f, &t));
+  *free_bytes = f;
+  *total_bytes = t;
+}
+
+void properties(int device, int32_t* cc, int32_t* sms) {
+  check_ordinal(device);
+  cudaDeviceProp p;
+  WX_CUDA(cudaGetDeviceProperties(&p, device));
+  *cc = p.major * 10 + p.minor;
+  *sms = p.multiProcessorCount;
+}
+
+void versions(int32_t* runtime, int32_t* driver) {
+  int r = 0, d = 0;
+  if (cudaRuntimeGetVersion(&r) != cudaSuccess) r = 0;
+  if (cudaDriverGetVersion(&d) != cudaSuccess) d = 0;
+  cudaGetLastError();
+  *runtime = r;
+  *driver = d;
+}
+
+void* alloc(int device, uint64_t bytes) {
+  check_ordinal(device);
+  DeviceScope scope(device);
+  void* p = nullptr;
+  WX_CUDA(cudaMalloc(&p, bytes));
+  return p;
+}
+
+void free(void* p) { WX_CUDA(cudaFree(p)); }
+
+void copy(void* dst, const void* src, uint64_t bytes) {
+  WX_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+}
+
+void* stream_create(int device) {
+  DeviceScope scope(device);
+  cudaStream_t s;
+  WX_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  return s;
+}
+
+void stream_destroy(void* stream) {
+  if (stream) cudaStreamDestroy(static_cast<cudaStream_t>(stream));
+}
+
+static bool is_device_byte(const void* p, int device) {
+  cudaPointerAttributes a;
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged) && a.device == device;
+}
+
+void check_device_range(const void* p, uint64_t bytes, int device, const char* what) {
+  if (bytes == 0) return;
+  const char* c = static_cast<const char*>(p);
+  if (!is_device_byte(c, device) || !is_device_byte(c + bytes - 1, device))
+    fail(WX_ERR_INVALID_ARGUMENT, std::string(what) + " is flagged WX_MEM_DEVICE but is not device memory of device " +
+                                      std::to_string(device) + " over its whole length");
+}
+
+namespace {
+
+constexpr uint64_t kChunk = uint64_t(1) << 24;  // elements per staged chunk
+
+// Device staging buffers for one chunk, allocated once per staged call.
+struct Staging {
+  DeviceArray<uint64_t> keys, values;  // 8 bytes per element leaves room for 64-bit tables
+  DeviceArray<uint8_t> ops, outcomes;
+  explicit Staging(uint64_t n) : keys(n), values(n), ops(n), outcomes(n) {}
+};
+
+template <typename T>
+const T* at(const void* base, uint64_t i, uint64_t width) {
+  return reinterpret_cast<const T*>(static_cast<const char*>(base) + i * width);
+}
+
+}  // namespace
+
+BatchResult run_staged(Table& table, Call call, const Batch& host, int device) {
+  DeviceScope scope(device);
+  cudaStream_t stream = static_cast<cudaStream_t>(host.stream);
+  const uint64_t kw = 4, vw = 4;  // 32-bit keys and values
+  const uint64_t chunk = std::min(host.n, kChunk);
+  Staging s(chunk);
+  const bool values_in = host.values_in && (call == Call::insert || call == Call::insert_or_assign || call == Call::batch);
+  const bool values_out = host.values_out && (call == Call::find || call == Call::batch);
+  BatchResult total;
+  for (uint64_t off = 0; off < host.n; off += chunk) {
+    const uint64_t m = std::min(chunk, host.n - off);
+    Batch d;
+    d.n = m;
+    d.not_found = host.not_found;
+    d.stream = host.stream;
+    d.keys = s.keys.get();
+    WX_CUDA(cudaMemcpyAsync(s.keys.get(), at<char>(host.keys, off, kw), m * kw, cudaMemcpyHostToDevice, stream));
+    if (values_in || values_out) {
+      if (values_in)
+        WX_CUDA(cudaMemcpyAsync(s.values.get(), at<char>(host.values_in, off, vw), m * vw, cudaMemcpyHostToDevice, stream));
+      d.values_in = values_in ? s.values.get() : nullptr;
+      d.values_out = values_out ? s.values.get() : nullptr;
+    }
+    if (host.ops) {
+      WX_CUDA(cudaMemcpyAsync(s.ops.get(), host.ops + off, m, cudaMemcpyHostToDevice, stream));
+      d.ops = s.ops.get();
+    }
+    if (host.outcomes) d.outcomes = s.outcomes.get();
+    BatchResult r;
+    switch (call) {
+      case Call::insert: r = table.insert(d); break;
+      case Call::insert_or_assign: r = table.insert_or_assign(d); break;
+      case Call::find: r = table.find(d); break;
+      case Call::contains: r = table.contains(d); break;
+      case Call::erase: r = table.erase(d); break;
+      case Call::batch: r = table.batch(d); break;
+    }
+    total.invalid += r.invalid;
+    total.full += r.full;
+    if (values_out)
+      WX_CUDA(cudaMemcpyAsync(static_cast<char*>(host.values_out) + off * vw, s.values.get(), m * vw, cudaMemcpyDeviceToHost, stream));
+    if (host.outcomes)
+      WX_CUDA(cudaMemcpyAsync(host.outcomes + off, s.outcomes.get(), m, cudaMemcpyDeviceToHost, stream));
+    WX_CUDA(cudaStreamSynchronize(stream));
+  }
+  return total;
+}
+
+uint64_t retrieve_all_to_host(Table& table, void* keys, void* values, uint64_t count, int device, void* stream) {
+  DeviceScope scope(device);
+  DeviceArray<uint32_t> k(count), v(count);
+  uint64_t n = table.retrieve_all(k.get(), v.get(), stream);
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  if (keys) WX_CUDA(cudaMemcpyAsync(keys, k.get(), n * 4, cudaMemcpyDeviceToHost, s));
+  if (values) WX_CUDA(cudaMemcpyAsync(values, v.get(), n * 4, cudaMemcpyDeviceToHost, s));
+  WX_CUDA(cudaStreamSynchronize(s));
+  return n;
+}
+
+}  // namespace wx::dev

@@ -1,0 +1,60 @@
+// The interface every table design implements. api.cpp validates arguments, serialises calls,
+// stages host arrays for device tables, and dispatches here; it never knows a kernel.
+#pragma once
+#include <cstdint>
+
+#include "wixlib.h"
+
+namespace wx {
+
+// Pointers of one bulk call. For a device table (Table::on_device() == true) every pointer is
+// device memory (api.cpp has staged host arrays already); for a host table every pointer is host
+// memory. Unused pointers are null: values_in may be null for insert (values = 0); outcomes may be
+// null (the backend then still has to report failures by throwing after the batch).
+struct Batch {
+  const void* keys = nullptr;
+  const void* values_in = nullptr;  // insert, insert_or_assign, batch (in/out for batch)
+  void* values_out = nullptr;       // find, batch (same pointer as values_in for batch)
+  const uint8_t* ops = nullptr;     // batch only: wx_op per element
+  uint8_t* outcomes = nullptr;      // wx_outcome per element (contains: 1/0 found flag)
+  uint64_t n = 0;
+  uint64_t not_found = 0;           // find only
+  void* stream = nullptr;           // cudaStream_t for device tables (never null there)
+};
+
+// Counts a backend returns from a bulk call so api.cpp can build the status:
+// invalid = elements with reserved keys, full = inserts that could not be placed.
+struct BatchResult {
+  uint64_t invalid = 0;
+  uint64_t full = 0;
+};
+
+class Table {
+ public:
+  virtual ~Table() = default;
+  virtual bool on_device() const = 0;
+  virtual int device() const { return -1; }
+
+  virtual BatchResult insert(const Batch& b) = 0;            // WX_OUT_INSERTED / PRESENT / FULL
+  virtual BatchResult insert_or_assign(const Batch& b) = 0;  // WX_OUT_INSERTED / ASSIGNED / FULL
+  virtual BatchResult find(const Batch& b) = 0;              // values_out; outcomes unused
+  virtual BatchResult contains(const Batch& b) = 0;          // outcomes[i] = 1 present / 0 absent
+  virtual BatchResult erase(const Batch& b) = 0;             // WX_OUT_ERASED / NOT_FOUND
+  virtual BatchResult batch(const Batch& b) = 0;             // mixed ops, values in/out
+
+  virtual uint64_t size() = 0;
+  virtual uint64_t capacity() = 0;
+  virtual void stats(wx_stats* s) = 0;
+  virtual void clear() = 0;
+  virtual void resize(uint64_t capacity) = 0;  // room for `capacity` keys at max load factor
+  // Writes all pairs into keys/values (device memory for device tables); returns the count.
+  // Caller guarantees room for size() pairs.
+  virtual uint64_t retrieve_all(void* keys, void* values, void* stream) = 0;
+};
+
+// Factories; each lives in its design's folder. GPU factories exist only in CUDA builds.
+Table* make_cpu_table(const wx_config& config);
+Table* make_glht_table(const wx_config& config);
+Table* make_hive_table(const wx_config& config);
+
+}  // namespace wx

@@ -1,0 +1,25 @@
+// Device services in a build without CUDA: no devices; anything needing one reports NO_DEVICE.
+#include "common/device.hpp"
+#include "common/error.hpp"
+
+namespace wx::dev {
+
+namespace {
+[[noreturn]] void absent() { fail(WX_ERR_NO_DEVICE, "this build of wixlib has no CUDA support"); }
+}  // namespace
+
+int count() { return 0; }
+std::string name(int) { absent(); }
+void memory(int, uint64_t*, uint64_t*) { absent(); }
+void properties(int, int32_t*, int32_t*) { absent(); }
+void versions(int32_t* runtime, int32_t* driver) { *runtime = 0; *driver = 0; }
+void* alloc(int, uint64_t) { absent(); }
+void free(void*) { absent(); }
+void copy(void*, const void*, uint64_t) { absent(); }
+void* stream_create(int) { absent(); }
+void stream_destroy(void*) {}
+void check_device_range(const void*, uint64_t, int, const char*) { absent(); }
+BatchResult run_staged(Table&, Call, const Batch&, int) { absent(); }
+uint64_t retrieve_all_to_host(Table&, void*, void*, uint64_t, int, void*) { absent(); }
+
+}  // namespace wx::dev
