@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Prepares .carry/ (git-ignored) for the GPU machine, which has CUDA but no Java, Maven or network:
+# a jlinked Java runtime, the built jars, the compiled Java tests and their test dependencies.
+# Then, on the GPU machine: bash scripts/device-run.sh (name .carry in the run's carry list).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/java-env.sh
+carry=.carry
+rm -rf "$carry" && mkdir -p "$carry/lib"
+
+# Jars and test classes. The .so packed here is a host build; the GPU machine builds its own with
+# CUDA and points the loader at it (wixlib.library.path).
+mvn -B -q install -DskipTests -Dwixlib.cuda=OFF
+mvn -B -q test-compile -Dwixlib.native.skip=true
+mvn -B -q dependency:copy-dependencies -DincludeScope=test -DoutputDirectory="$PWD/$carry/lib" -Dmdep.useBaseVersion=true
+mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:"${JUNIT_PLATFORM:-1.14.1}" \
+  -DoutputDirectory="$PWD/$carry/lib" -Dmdep.stripVersion=true
+cp java-api/target/*.jar cli/target/wixlib-cli.jar "$carry/lib/" 2>/dev/null || true
+rm -f "$carry"/lib/*-sources.jar
+for m in java-api cli; do
+  mkdir -p "$carry/test-classes/$m"
+  cp -r "$m/target/test-classes/." "$carry/test-classes/$m/" 2>/dev/null || true
+done
+
+# A small runtime: only the modules the jars use.
+jlink --add-modules java.base,java.logging,jdk.unsupported,java.management \
+  --strip-debug --no-man-pages --no-header-files --output "$carry/jre"
+tar -C "$carry" -czf "$carry/jre.tgz" jre && rm -rf "$carry/jre"
+du -sh "$carry" >&2

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (CUDA, no Java, no network), from the repository root, with .carry/ from
+# scripts/device-prepare.sh. Builds the native library with CUDA, runs the native tests (GPU ones
+# required), compute-sanitizer on small cases, the Java tests against the CUDA build, `wixlib info`
+# and the benchmarks. Logs go to a work folder packed at the end into $OUT/results.tgz, with
+# $OUT/summary.txt beside it (the device tool brings back only a few files). Stages: STAGES="native
+# sanitize java bench" (default all). Exit status: the number of failed stages.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+FINAL=${OUT:-$PWD/device-out}
+OUT=$(mktemp -d /tmp/wixlib-results.XXXX)
+mkdir -p "$FINAL"
+trap 'cp "$OUT/summary.txt" "$FINAL/"; tar -C "$OUT" -czf "$FINAL/results.tgz" .' EXIT
+STAGES=${STAGES:-native sanitize java bench}
+jobs=$(nproc)
+build=build/native
+lib=$PWD/$build/libwixlib.so
+failed=0
+stage() { echo "== $1 ($(date +%T))" | tee -a "$OUT/summary.txt"; }
+result() { echo "   $1: $2" | tee -a "$OUT/summary.txt"; [ "$2" = ok ] || failed=$((failed + 1)); }
+has() { [[ " $STAGES " == *" $1 "* ]]; }
+
+stage "machine"
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvcc --version | tail -2; nproc; } 2>&1 | tee -a "$OUT/summary.txt"
+
+stage "native build (CUDA)"
+if cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DWIXLIB_CUDA=ON >"$OUT/cmake.log" 2>&1 &&
+   cmake --build "$build" -j "$jobs" >>"$OUT/cmake.log" 2>&1; then result build ok
+else result build FAILED; tail -40 "$OUT/cmake.log"; exit 1; fi
+
+if has native; then
+  stage "native tests (WIXLIB_REQUIRE_GPU=1)"
+  if WIXLIB_REQUIRE_GPU=1 ctest --test-dir "$build" --output-on-failure -j 4 >"$OUT/ctest.log" 2>&1; then result ctest ok
+  else result ctest FAILED; fi
+  grep -E "tests passed|Test +#|Failed|Skipped" "$OUT/ctest.log" | tail -40
+fi
+
+if has sanitize; then
+  stage "compute-sanitizer (small cases)"
+  for t in "$build"/native/tests/gpu_*; do
+    [ -x "$t" ] || continue
+    for tool in memcheck racecheck synccheck; do
+      if WIXLIB_SMALL=1 WIXLIB_REQUIRE_GPU=1 timeout 600 compute-sanitizer --tool $tool --error-exitcode 99 "$t" \
+          >"$OUT/sanitize-$(basename "$t")-$tool.log" 2>&1; then result "$(basename "$t") $tool" ok
+      else result "$(basename "$t") $tool" FAILED; tail -15 "$OUT/sanitize-$(basename "$t")-$tool.log"; fi
+    done
+  done
+fi
+
+jre=/tmp/wixlib-jre
+if has java || has bench; then
+  rm -rf "$jre" && mkdir -p "$jre" && tar -C "$jre" --strip-components=1 -xzf .carry/jre.tgz
+  export WIXLIB_JAVA_HOME=$jre JDK_JAVA_OPTIONS="-Dwixlib.library.path=$lib"
+fi
+
+if has java; then
+  stage "Java tests against the CUDA build (WIXLIB_REQUIRE_GPU=1)"
+  cp=$(ls .carry/lib/*.jar | grep -v console-standalone | tr '\n' ':')
+  for m in java-api cli; do
+    if WIXLIB_REQUIRE_GPU=1 "$jre/bin/java" --enable-native-access=ALL-UNNAMED -jar .carry/lib/junit-platform-console-standalone.jar \
+        execute --class-path ".carry/test-classes/$m:$cp" --scan-class-path ".carry/test-classes/$m" \
+        --reports-dir "$OUT/junit-$m" --details=summary >"$OUT/java-$m.log" 2>&1; then result "java $m" ok
+    else result "java $m" FAILED; fi
+    grep -E "tests (successful|failed|skipped|aborted)" "$OUT/java-$m.log"
+  done
+fi
+
+if has bench; then
+  stage "wixlib info and bench"
+  export WIXLIB_JAR=$PWD/.carry/lib/wixlib-cli.jar
+  bin/wixlib info 2>&1 | tee "$OUT/info.txt"
+  bin/wixlib bench ${BENCH_ARGS:-} 2>"$OUT/bench.err" | tee "$OUT/bench.txt" && result "wixlib bench" ok || result "wixlib bench" FAILED
+  if [ -x "$build/native/bench/wixbench" ]; then
+    "$build/native/bench/wixbench" ${WIXBENCH_ARGS:-} 2>"$OUT/wixbench.err" | tee "$OUT/wixbench.txt" && result wixbench ok || result wixbench FAILED
+  fi
+fi
+
+stage "done: $failed failed stage(s)"
+exit $failed
