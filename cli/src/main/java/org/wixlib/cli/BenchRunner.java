@@ -1,0 +1,320 @@
+package org.wixlib.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.wixlib.DeviceBuffer;
+import org.wixlib.GrowPolicy;
+import org.wixlib.HashTable;
+import org.wixlib.TableKind;
+
+/**
+ * Runs the benchmark of one table kind: bulk insert / find present / find absent / erase and the mixed
+ * batches, each rep on a fresh table sized so it does not grow. End-to-end times cover the whole Java
+ * call (int[] in, results out, every copy); GPU kinds also get a kernel-only pass with device-resident
+ * inputs, timed by the library's CUDA events (stats().lastKernelMillis).
+ */
+final class BenchRunner {
+  /** One result row. */
+  record Result(String op, long n, Throughput endToEnd, Throughput kernel, String note) {}
+
+  /**
+   * What to run. capacity: the capacity tables are created with (keys they hold at loadFactor); 0 means
+   * keys, so the bulk keys fill the table to loadFactor.
+   */
+  record Params(int keys, double loadFactor, int reps, int warmup, int threads, int device, long capacity) {
+    Params(int keys, double loadFactor, int reps, int warmup, int threads, int device) {
+      this(keys, loadFactor, reps, warmup, threads, device, 0);
+    }
+
+    long tableCapacity(long n) {
+      return capacity > 0 ? capacity : n;
+    }
+  }
+
+  static final String[] BULK = {"insert", "find_present", "find_absent", "erase"};
+
+  private final TableKind kind;
+  private final Params p;
+  private final Progress log;
+  private final String name;
+
+  BenchRunner(TableKind kind, Params p, Progress log) {
+    this.kind = kind;
+    this.p = p;
+    this.log = log;
+    this.name = Texts.kindName(kind);
+  }
+
+  private HashTable newTable(long capacity) {
+    HashTable.Builder b = HashTable.builder().kind(kind).capacity(capacity).maxLoadFactor(p.loadFactor())
+        .growPolicy(GrowPolicy.AUTO);
+    if (kind.isGpu()) {
+      b.device(p.device());
+    } else {
+      b.threads(p.threads());
+    }
+    return b.build();
+  }
+
+  // ---- bulk ops ------------------------------------------------------------------------------
+
+  List<Result> bulk(BenchData d) {
+    int n = d.keys.length;
+    Throughput[] e2e = newSamples();
+    Throughput[] kernel = newSamples();
+    int[] out = new int[n];
+    String note = "";
+    for (int rep = -p.warmup(); rep < p.reps(); rep++) {
+      boolean measured = rep >= 0;
+      Throughput[] sink = measured ? e2e : newSamples();
+      String described = bulkRep(d, out, sink, rep == 0);
+      if (rep == 0) {
+        note = described;
+      }
+      log.progress(progressLine("bulk", rep, sink));
+    }
+    if (kind.isGpu()) {
+      try (DeviceBuffer dKeys = DeviceBuffer.ofInts(p.device(), d.keys);
+          DeviceBuffer dValues = DeviceBuffer.ofInts(p.device(), d.values);
+          DeviceBuffer dAbsent = DeviceBuffer.ofInts(p.device(), d.absent);
+          DeviceBuffer dOut = DeviceBuffer.allocate(p.device(), 4L * n)) {
+        for (int rep = -p.warmup(); rep < p.reps(); rep++) {
+          Throughput[] sink = rep >= 0 ? kernel : newSamples();
+          kernelRep(n, dKeys, dValues, dAbsent, dOut, d, out, sink, rep == 0);
+          log.progress(progressLine("kernel", rep, sink));
+        }
+      }
+    }
+    List<Result> rows = new ArrayList<>();
+    for (int i = 0; i < BULK.length; i++) {
+      rows.add(new Result(BULK[i], n, e2e[i], kind.isGpu() ? kernel[i] : null, i == 0 ? note : ""));
+    }
+    return rows;
+  }
+
+  private String bulkRep(BenchData d, int[] out, Throughput[] sink, boolean describe) {
+    int n = d.keys.length;
+    try (HashTable t = newTable(p.tableCapacity(n))) {
+      long t0 = System.nanoTime();
+      t.insert(d.keys, d.values);
+      sink[0].addNanos(n, System.nanoTime() - t0);
+      expectSize(t, n, "insert");
+      String note = describe ? describe(t) : "";
+      log.detail(name + " after insert: " + t.stats());
+
+      t0 = System.nanoTime();
+      t.find(d.keys, out, BenchData.NOT_FOUND);
+      sink[1].addNanos(n, System.nanoTime() - t0);
+      expectValues(d.keys, out, d.values, "find_present");
+
+      t0 = System.nanoTime();
+      t.find(d.absent, out, BenchData.NOT_FOUND);
+      sink[2].addNanos(n, System.nanoTime() - t0);
+      expectAbsent(d.absent, out, "find_absent");
+
+      t0 = System.nanoTime();
+      t.erase(d.keys);
+      sink[3].addNanos(n, System.nanoTime() - t0);
+      expectSize(t, 0, "erase");
+      return note;
+    }
+  }
+
+  private void kernelRep(int n, DeviceBuffer keys, DeviceBuffer values, DeviceBuffer absent,
+      DeviceBuffer out, BenchData d, int[] hostOut, Throughput[] sink, boolean check) {
+    try (HashTable t = newTable(p.tableCapacity(n))) {
+      t.insert(keys, values, n, null);
+      sink[0].addMillis(n, t.stats().lastKernelMillis());
+      expectSize(t, n, "insert (device-resident)");
+      t.find(keys, out, n, BenchData.NOT_FOUND);
+      sink[1].addMillis(n, t.stats().lastKernelMillis());
+      if (check) {
+        out.copyTo(hostOut);
+        expectValues(d.keys, hostOut, d.values, "find_present (device-resident)");
+      }
+      t.find(absent, out, n, BenchData.NOT_FOUND);
+      sink[2].addMillis(n, t.stats().lastKernelMillis());
+      if (check) {
+        out.copyTo(hostOut);
+        expectAbsent(d.absent, hostOut, "find_absent (device-resident)");
+      }
+      t.erase(keys, n, null);
+      sink[3].addMillis(n, t.stats().lastKernelMillis());
+      expectSize(t, 0, "erase (device-resident)");
+    }
+  }
+
+  /** Slots of a table created with these params for n keys (kinds round slot counts their own way). */
+  long slots(long n) {
+    try (HashTable t = newTable(p.tableCapacity(n))) {
+      return t.stats().capacity();
+    }
+  }
+
+  // ---- growth from a small table -----------------------------------------------------------------
+
+  /**
+   * Inserts the keys in {@code chunks} calls into a table created for {@code initialCapacity} keys, so
+   * it grows (resizes timed). End-to-end: the sum of the calls; kernel-only (GPU): the sum of the
+   * calls' device times with device-resident chunks (resizes inside a call count as that call's time).
+   */
+  Result growth(BenchData d, int chunks, long initialCapacity) {
+    int n = d.keys.length;
+    int[][] keyChunks = split(d.keys, chunks);
+    int[][] valueChunks = split(d.values, chunks);
+    Throughput e2e = new Throughput();
+    Throughput kernel = kind.isGpu() ? new Throughput() : null;
+    String note = "";
+    for (int rep = -p.warmup(); rep < p.reps(); rep++) {
+      Throughput sink = rep >= 0 ? e2e : new Throughput();
+      try (HashTable t = newTable(initialCapacity)) {
+        long nanos = 0;
+        for (int c = 0; c < keyChunks.length; c++) {
+          long t0 = System.nanoTime();
+          t.insert(keyChunks[c], valueChunks[c]);
+          nanos += System.nanoTime() - t0;
+        }
+        sink.addNanos(n, nanos);
+        expectSize(t, n, "grow_insert");
+        if (rep == 0) {
+          note = "from capacity " + initialCapacity + " in " + keyChunks.length + " calls: grew "
+              + t.stats().resizes() + "x to " + t.stats().capacity() + " slots";
+        }
+      }
+      log.progress(name + " grow_insert " + repName(rep) + ": " + mops(sink.last()) + " M ops/s");
+    }
+    if (kind.isGpu()) {
+      List<DeviceBuffer> buffers = new ArrayList<>();
+      try {
+        for (int c = 0; c < keyChunks.length; c++) {
+          buffers.add(DeviceBuffer.ofInts(p.device(), keyChunks[c]));
+          buffers.add(DeviceBuffer.ofInts(p.device(), valueChunks[c]));
+        }
+        for (int rep = -p.warmup(); rep < p.reps(); rep++) {
+          Throughput sink = rep >= 0 ? kernel : new Throughput();
+          try (HashTable t = newTable(initialCapacity)) {
+            double ms = 0;
+            for (int c = 0; c < keyChunks.length; c++) {
+              t.insert(buffers.get(2 * c), buffers.get(2 * c + 1), keyChunks[c].length, null);
+              ms += t.stats().lastKernelMillis();
+            }
+            sink.addMillis(n, ms);
+            expectSize(t, n, "grow_insert (device-resident)");
+          }
+          log.progress(name + " grow_insert kernel " + repName(rep) + ": " + mops(sink.last()) + " M ops/s");
+        }
+      } finally {
+        for (DeviceBuffer b : buffers) {
+          b.close();
+        }
+      }
+    }
+    return new Result("grow_insert", n, e2e, kernel, note);
+  }
+
+  /** a cut into `parts` consecutive pieces of near-equal length (fewer when a is shorter). */
+  static int[][] split(int[] a, int parts) {
+    int k = Math.max(1, Math.min(parts, a.length));
+    int[][] out = new int[k][];
+    for (int i = 0; i < k; i++) {
+      int from = (int) ((long) a.length * i / k);
+      int to = (int) ((long) a.length * (i + 1) / k);
+      out[i] = java.util.Arrays.copyOfRange(a, from, to);
+    }
+    return out;
+  }
+
+  private static String describe(HashTable t) {
+    var s = t.stats();
+    String note = "load " + Texts.fixed2(t.loadFactor()) + " of " + s.capacity() + " slots";
+    return s.resizes() > 0 ? note + ", grew " + s.resizes() + "x" : note;
+  }
+
+  // ---- mixed batches -------------------------------------------------------------------------
+
+  Result mixed(BenchData.Mixed m) {
+    int n = m.ops.length;
+    Throughput e2e = new Throughput();
+    Throughput kernel = kind.isGpu() ? new Throughput() : null;
+    byte[] outcomes = new byte[n];
+    String op = "mixed_" + m.mix;
+    for (int rep = -p.warmup(); rep < p.reps(); rep++) {
+      Throughput sink = rep >= 0 ? e2e : new Throughput();
+      try (HashTable t = newTable(m.maxKeys)) {
+        t.insert(m.prefill, null);
+        int[] values = m.values.clone();
+        long t0 = System.nanoTime();
+        t.batch(m.ops, m.keys, values, outcomes);
+        sink.addNanos(n, System.nanoTime() - t0);
+        expectOutcomes(m.ops, m.keys, outcomes, op);
+      }
+      log.progress(name + " " + op + " " + repName(rep) + ": " + mops(sink.last()) + " M ops/s");
+    }
+    if (kind.isGpu()) {
+      try (DeviceBuffer dOps = DeviceBuffer.ofBytes(p.device(), m.ops);
+          DeviceBuffer dKeys = DeviceBuffer.ofInts(p.device(), m.keys);
+          DeviceBuffer dValues = DeviceBuffer.allocate(p.device(), 4L * n);
+          DeviceBuffer dOutcomes = DeviceBuffer.allocate(p.device(), n)) {
+        for (int rep = -p.warmup(); rep < p.reps(); rep++) {
+          Throughput sink = rep >= 0 ? kernel : new Throughput();
+          try (HashTable t = newTable(m.maxKeys)) {
+            t.insert(m.prefill, null);
+            dValues.copyFrom(m.values);
+            t.batch(dOps, dKeys, dValues, n, dOutcomes);
+            sink.addMillis(n, t.stats().lastKernelMillis());
+            if (rep == 0) {
+              dOutcomes.copyTo(outcomes);
+              expectOutcomes(m.ops, m.keys, outcomes, op + " (device-resident)");
+            }
+          }
+          log.progress(name + " " + op + " kernel " + repName(rep) + ": " + mops(sink.last()) + " M ops/s");
+        }
+      }
+    }
+    return new Result(op, n, e2e, kernel, "key range " + m.keyRange + ", half present at start");
+  }
+
+  // ---- checks (never timed) ------------------------------------------------------------------
+
+  private void expectSize(HashTable t, long expected, String op) {
+    Checks.size(name, t.size(), expected, op);
+  }
+
+  private void expectValues(int[] keys, int[] got, int[] expected, String op) {
+    Checks.values(name, keys, got, expected, op);
+  }
+
+  private void expectAbsent(int[] keys, int[] got, String op) {
+    Checks.absent(name, keys, got, op);
+  }
+
+  private void expectOutcomes(byte[] ops, int[] keys, byte[] outcomes, String op) {
+    Checks.outcomes(name, ops, keys, outcomes, op);
+  }
+
+  // ---- progress ------------------------------------------------------------------------------
+
+  static Throughput[] newSamples() {
+    Throughput[] t = new Throughput[BULK.length];
+    for (int i = 0; i < t.length; i++) {
+      t[i] = new Throughput();
+    }
+    return t;
+  }
+
+  String repName(int rep) {
+    return rep < 0 ? "warmup " + (rep + p.warmup() + 1) + "/" + p.warmup() : "rep " + (rep + 1) + "/" + p.reps();
+  }
+
+  private String progressLine(String what, int rep, Throughput[] s) {
+    StringBuilder sb = new StringBuilder(name + " " + what + " " + repName(rep) + ":");
+    for (int i = 0; i < BULK.length; i++) {
+      sb.append(' ').append(BULK[i]).append(' ').append(mops(s[i].last()));
+    }
+    return sb.append(" M ops/s").toString();
+  }
+
+  static String mops(Double v) {
+    return v == null ? "-" : Texts.fixed2(v);
+  }
+}

@@ -1,0 +1,39 @@
+package org.wixlib.cli;
+
+import org.wixlib.NativeLibraryException;
+import org.wixlib.NoDeviceException;
+import org.wixlib.WixlibException;
+
+/** The exit codes of wixlib and the exceptions that lead to them. */
+final class ExitCodes {
+  static final int OK = 0;
+  static final int ERROR = 1;
+  static final int USAGE = 2;
+  /** No usable GPU for the requested kind, or the native library is missing. */
+  static final int UNAVAILABLE = 3;
+
+  private ExitCodes() {}
+
+  static int of(Throwable ex) {
+    if (ex instanceof NoDeviceException || ex instanceof NativeLibraryException
+        || ex instanceof KindUnavailableException) {
+      return UNAVAILABLE;
+    }
+    if (ex instanceof ExceptionInInitializerError || ex instanceof UnsatisfiedLinkError) {
+      return UNAVAILABLE;
+    }
+    return ERROR;
+  }
+
+  /** One line for stderr: the message, prefixed with the native status name where there is one. */
+  static String message(Throwable ex) {
+    String msg = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
+    if (msg.startsWith("wixlib: ")) {
+      msg = msg.substring("wixlib: ".length()); // the caller adds the prefix once
+    }
+    if (ex instanceof WixlibException w && w.status() >= 0 && !(ex instanceof NoDeviceException)) {
+      return w.statusName() + ": " + msg;
+    }
+    return msg;
+  }
+}

@@ -1,0 +1,111 @@
+package org.wixlib.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+
+/** The {@code wixlib} command: entry point, sub-commands and the exit-code policy. */
+@Command(
+    name = "wixlib",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    description = {
+      "GPU hash tables (GLHT, Hive) and a concurrent CPU hopscotch table, driven from Java.",
+      "Data goes to stdout, progress and logs to stderr."
+    },
+    subcommands = {InfoCommand.class, BenchCommand.class, VerifyCommand.class,
+        CommandLine.HelpCommand.class},
+    footerHeading = "%nExit codes:%n",
+    footer = {
+      "  0  success",
+      "  1  error (a failed check, a failed call)",
+      "  2  usage error (unknown option or command, bad value)",
+      "  3  no usable GPU for the requested kind, or libwixlib.so missing",
+      "",
+      "Examples:",
+      "  wixlib info",
+      "  wixlib bench --kind cpu --keys 2^20",
+      "  wixlib verify --kind cpu --ops 10M"
+    })
+public final class Main implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    // `wixlib` alone: show what there is to do.
+    spec.commandLine().usage(spec.commandLine().getErr());
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand");
+  }
+
+  public static void main(String... args) {
+    PrintWriter out = new PrintWriter(System.out, true);
+    PrintWriter err = new PrintWriter(System.err, true);
+    int code = run(out, err, args);
+    out.flush();
+    err.flush();
+    System.exit(code);
+  }
+
+  /** Runs the command line with the given streams and returns the exit code (for tests too). */
+  public static int run(PrintWriter out, PrintWriter err, String... args) {
+    CommandLine cl = commandLine();
+    cl.setOut(out);
+    cl.setErr(err);
+    try {
+      return cl.execute(args);
+    } finally {
+      out.flush();
+      err.flush();
+    }
+  }
+
+  /** The configured command tree. */
+  static CommandLine commandLine() {
+    CommandLine cl = new CommandLine(new Main());
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
+    cl.setExecutionExceptionHandler(Main::handleException);
+    cl.setParameterExceptionHandler(Main::handleParameterException);
+    return cl;
+  }
+
+  private static int handleParameterException(CommandLine.ParameterException ex, String[] args) {
+    CommandLine cl = ex.getCommandLine();
+    PrintWriter err = cl.getErr();
+    err.println("wixlib: " + ex.getMessage());
+    if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
+      err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help' for more information.");
+    }
+    err.flush();
+    return ExitCodes.USAGE;
+  }
+
+  private static int handleException(Exception ex, CommandLine cl, ParseResult parsed) {
+    PrintWriter err = cl.getErr();
+    int code = ExitCodes.of(ex);
+    err.println("wixlib: " + ExitCodes.message(ex));
+    if (isVerbose(parsed)) {
+      ex.printStackTrace(err);
+    } else if (code == ExitCodes.ERROR && !(ex instanceof CheckFailedException)) {
+      err.println("(run with -v for the stack trace)");
+    }
+    err.flush();
+    return code;
+  }
+
+  private static boolean isVerbose(ParseResult parsed) {
+    for (ParseResult p = parsed; p != null; p = p.subcommand()) {
+      if (p.hasMatchedOption("--verbose")) {
+        return true;
+      }
+      if (!p.hasSubcommand()) {
+        break;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,48 @@
+package org.wixlib.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** Mixin: --format and --verbose, with the command's stdout (data) and stderr (progress, logs). */
+final class OutputOptions implements Progress {
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec spec;
+
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      defaultValue = "table",
+      description = "Output format of the data on stdout: table, csv or json (default: ${DEFAULT-VALUE}).")
+  Format format = Format.TABLE;
+
+  @Option(
+      names = {"-v", "--verbose"},
+      description = "More progress detail on stderr, and stack traces on errors.")
+  boolean verbose;
+
+  PrintWriter out() {
+    return spec.commandLine().getOut();
+  }
+
+  PrintWriter err() {
+    return spec.commandLine().getErr();
+  }
+
+  /** A progress line on stderr. */
+  @Override
+  public void progress(String line) {
+    PrintWriter err = err();
+    err.println(line);
+    err.flush();
+  }
+
+  /** A progress line on stderr, only with -v. */
+  @Override
+  public void detail(String line) {
+    if (verbose) {
+      progress(line);
+    }
+  }
+}

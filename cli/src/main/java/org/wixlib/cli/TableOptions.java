@@ -1,0 +1,67 @@
+package org.wixlib.cli;
+
+import org.wixlib.TableKind;
+import org.wixlib.Wixlib;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** Mixin: the CUDA device (--device) and the random seed (--seed); availability checks of kinds. */
+final class TableOptions {
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec spec;
+
+  @Option(
+      names = {"-d", "--device"},
+      paramLabel = "N",
+      defaultValue = "0",
+      description = "CUDA device ordinal for GPU kinds (default: ${DEFAULT-VALUE}).")
+  int device;
+
+  @Option(
+      names = {"-s", "--seed"},
+      paramLabel = "SEED",
+      defaultValue = "1",
+      description = "Seed of the random keys, values and ops; the same seed repeats a run (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  /** glht when a GPU is usable, else cpu. */
+  static TableKind defaultKind() {
+    return Wixlib.isAvailable(TableKind.GLHT) ? TableKind.GLHT : TableKind.CPU;
+  }
+
+  /** Why the kind cannot run here, or null when it can (loads the native library). */
+  String unavailableReason(TableKind kind) {
+    if (device < 0) {
+      throw new ParameterException(spec.commandLine(), "--device must be >= 0, got " + device);
+    }
+    if (Wixlib.isAvailable(kind)) {
+      if (!kind.isGpu()) {
+        return null;
+      }
+      int count = Wixlib.devices().size();
+      return device < count ? null
+          : "CUDA device " + device + " does not exist (" + count + " device(s))";
+    }
+    if (!kind.isGpu()) {
+      return "kind cpu is not available in this libwixlib.so";
+    }
+    Wixlib.Info info = Wixlib.info();
+    if (info.cudaRuntimeVersion() == 0) {
+      return "kind " + Texts.kindName(kind) + " needs a GPU: this libwixlib.so was built without CUDA";
+    }
+    if (info.devices().isEmpty()) {
+      return "kind " + Texts.kindName(kind) + " needs a GPU: no CUDA device or driver found";
+    }
+    return "kind " + Texts.kindName(kind) + " is not available on this machine";
+  }
+
+  /** Throws {@link KindUnavailableException} (exit code 3) when the kind cannot run here. */
+  void requireAvailable(TableKind kind) {
+    String why = unavailableReason(kind);
+    if (why != null) {
+      throw new KindUnavailableException(why);
+    }
+  }
+}

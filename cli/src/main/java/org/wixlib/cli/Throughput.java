@@ -1,0 +1,56 @@
+package org.wixlib.cli;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** Throughput samples of one op (M ops/s), summarised as median, min and max. */
+final class Throughput {
+  private final List<Double> mops = new ArrayList<>();
+
+  /** Records n ops done in the given nanoseconds. */
+  void addNanos(long n, long nanos) {
+    if (nanos > 0) {
+      mops.add(n / (nanos / 1e9) / 1e6);
+    }
+  }
+
+  /** Records n ops done in the given milliseconds; ignored when ms is not positive. */
+  void addMillis(long n, double ms) {
+    if (ms > 0 && Double.isFinite(ms)) {
+      mops.add(n / (ms / 1e3) / 1e6);
+    }
+  }
+
+  boolean isEmpty() {
+    return mops.isEmpty();
+  }
+
+  int count() {
+    return mops.size();
+  }
+
+  /** Median (mean of the middle two for an even count); null when there are no samples. */
+  Double median() {
+    if (mops.isEmpty()) {
+      return null;
+    }
+    List<Double> s = new ArrayList<>(mops);
+    Collections.sort(s);
+    int m = s.size() / 2;
+    return s.size() % 2 == 1 ? s.get(m) : (s.get(m - 1) + s.get(m)) / 2;
+  }
+
+  Double min() {
+    return mops.isEmpty() ? null : Collections.min(mops);
+  }
+
+  Double max() {
+    return mops.isEmpty() ? null : Collections.max(mops);
+  }
+
+  /** The last sample, for progress lines. */
+  Double last() {
+    return mops.isEmpty() ? null : mops.get(mops.size() - 1);
+  }
+}

@@ -1,0 +1,257 @@
+package org.wixlib.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.wixlib.TableKind;
+import org.wixlib.Wixlib;
+import picocli.CommandLine;
+
+/** The CLI end to end, in-process, on the CPU kind (runs on every machine). */
+class CliTest {
+  @Test
+  void helpOnEveryCommandExitsZero() {
+    List<List<String>> commands = new ArrayList<>();
+    commands.add(List.of());
+    for (String name : Main.commandLine().getSubcommands().keySet()) {
+      commands.add(List.of(name));
+    }
+    assertTrue(commands.size() >= 4, commands.toString());
+    for (List<String> c : commands) {
+      List<String> args = new ArrayList<>(c);
+      args.add("--help");
+      Cli r = Cli.run(args.toArray(String[]::new));
+      assertEquals(0, r.code, args + "\n" + r);
+      assertTrue(r.out.contains("Usage: wixlib"), r.toString());
+    }
+    assertEquals(0, Cli.run("help", "bench").code);
+  }
+
+  @Test
+  void helpTeachesWithDefaultsAndExamples() {
+    Cli r = Cli.run("bench", "--help");
+    assertTrue(r.out.contains("--keys=N"), r.out);
+    assertTrue(r.out.contains("(default: 2^24)"), r.out);
+    assertTrue(r.out.contains("Examples:"), r.out);
+    assertTrue(r.out.contains("kernel_mops"), r.out);
+    assertTrue(Cli.run("verify", "--help").out.contains("wixlib verify --kind cpu --ops 10M"));
+  }
+
+  @Test
+  void helpTextsHaveNoStrayFormatCharacters() {
+    // picocli formats command descriptions and footers with String.format: a lone '%' breaks the text
+    // (only %% and %n are meant). Option descriptions are not formatted that way.
+    List<CommandLine> all = new ArrayList<>();
+    all.add(Main.commandLine());
+    all.addAll(Main.commandLine().getSubcommands().values());
+    for (CommandLine cl : all) {
+      var spec = cl.getCommandSpec();
+      List<String> texts = new ArrayList<>();
+      texts.addAll(List.of(spec.usageMessage().description()));
+      texts.addAll(List.of(spec.usageMessage().footer()));
+      for (String t : texts) {
+        assertFalse(t.replace("%%", "").replace("%n", "").contains("%"), spec.qualifiedName() + ": " + t);
+      }
+    }
+  }
+
+  @Test
+  void versionNamesEveryPart() {
+    Cli r = Cli.run("--version");
+    assertEquals(0, r.code, r.toString());
+    assertTrue(r.out.contains("wixlib CLI"), r.out);
+    assertTrue(r.out.contains("libwixlib " + Wixlib.nativeVersion()), r.out);
+    assertTrue(r.out.contains("CUDA runtime"), r.out);
+    assertEquals(0, Cli.run("info", "--version").code);
+  }
+
+  @Test
+  void usageErrorsExitTwo() {
+    String[][] cases = {
+      {},
+      {"frobnicate"},
+      {"info", "--no-such-option"},
+      {"bench", "--keys", "many"},
+      {"bench", "--kind", "cuckoo"},
+      {"verify", "--kind", "quadratic"},
+      {"verify", "--kind", "cpu,glht"},
+      {"bench", "--load-factor", "1.5"},
+      {"bench", "--reps", "0"},
+      {"bench", "--mix", "50,60,10"},
+      {"bench", "--key-range", "100"},
+      {"verify", "--ops", "0"},
+      {"verify", "--format", "xml"},
+      {"verify", "--kind", "cpu", "--batch", "1000", "--key-range", "10"},
+    };
+    for (String[] args : cases) {
+      Cli r = Cli.run(args);
+      assertEquals(2, r.code, String.join(" ", args) + "\n" + r);
+      assertTrue(r.err.startsWith("wixlib: ") || r.err.contains("Usage:"), r.toString());
+      assertTrue(r.out.isEmpty(), "no data on stdout for a usage error: " + r);
+    }
+    assertTrue(Cli.run("bench", "--kind", "cuckoo").err.contains("expected cpu, glht or hive"));
+  }
+
+  @Test
+  void unavailableGpuKindExitsThree() {
+    assumeFalse(Wixlib.isAvailable(TableKind.GLHT), "a GPU is usable here; this checks the no-GPU path");
+    Cli v = Cli.run("verify", "--kind", "glht", "--ops", "1000");
+    assertEquals(3, v.code, v.toString());
+    assertTrue(v.err.contains("glht"), v.err);
+    assertFalse(v.err.contains("at org."), "no stack trace without -v: " + v.err);
+
+    Cli b = Cli.run("bench", "--kind", "cpu,hive", "--keys", "1000", "--reps", "1", "--warmup", "0",
+        "--format", "csv");
+    assertEquals(3, b.code, b.toString());
+    List<String[]> rows = csvRows(b.out);
+    assertTrue(rows.stream().anyMatch(r -> r[0].equals("cpu") && r[1].equals("insert")), b.out);
+    assertTrue(rows.stream().anyMatch(r -> r[0].equals("hive") && r[9].startsWith("unavailable")), b.out);
+  }
+
+  @Test
+  void infoInEveryFormat() {
+    Cli t = Cli.run("info");
+    assertEquals(0, t.code, t.toString());
+    assertTrue(t.out.contains("native version:"), t.out);
+    assertTrue(t.out.contains("kinds available:") && t.out.contains("cpu"), t.out);
+
+    Cli j = Cli.run("info", "--format", "json");
+    assertEquals(0, j.code, j.toString());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> o = (Map<String, Object>) MiniJson.parse(j.out);
+    assertEquals(Wixlib.nativeVersion(), o.get("native_version"));
+    assertTrue(((List<?>) o.get("kinds_available")).contains("cpu"));
+    assertEquals(((Double) o.get("device_count")).intValue(), ((List<?>) o.get("devices")).size());
+
+    Cli c = Cli.run("info", "--format", "CSV");
+    assertEquals(0, c.code, c.toString());
+    assertTrue(c.out.contains("# native_version: " + Wixlib.nativeVersion()), c.out);
+    assertEquals(List.of("ordinal", "name", "memory_total_mib", "memory_free_mib", "compute_capability",
+        "multiprocessors"), List.of(csvRows(c.out).get(0)));
+  }
+
+  @Test
+  void benchCpuProducesRowsInEveryFormat() {
+    String[] base = {"bench", "--kind", "cpu", "--keys", "2^12", "--reps", "2", "--warmup", "0",
+        "--mix", "20,20,60", "--key-range", "1000", "--threads", "2"};
+    Cli csv = run(base, "--format", "csv");
+    assertEquals(0, csv.code, csv.toString());
+    assertTrue(csv.out.contains("# keys: 4096\n"), csv.out);
+    assertTrue(csv.out.contains("# seed: 1\n"), csv.out);
+    List<String[]> rows = csvRows(csv.out);
+    assertEquals(List.of("kind", "op", "n", "mops", "mops_min", "mops_max", "kernel_mops", "kernel_mops_min",
+        "kernel_mops_max", "note"), List.of(rows.get(0)));
+    List<String> ops = new ArrayList<>();
+    for (String[] r : rows.subList(1, rows.size())) {
+      assertEquals(10, r.length);
+      assertEquals("cpu", r[0]);
+      ops.add(r[1]);
+      assertTrue(Double.parseDouble(r[3]) > 0, r[3]);
+      assertTrue(Double.parseDouble(r[4]) <= Double.parseDouble(r[3]));
+      assertTrue(Double.parseDouble(r[5]) >= Double.parseDouble(r[3]));
+      assertEquals("", r[6], "no kernel-only column for cpu");
+    }
+    assertEquals(List.of("insert", "find_present", "find_absent", "erase", "mixed_20/20/60"), ops);
+    assertTrue(csv.err.contains("rep 2/2"), "progress on stderr: " + csv.err);
+
+    Cli json = run(base, "--format", "json");
+    assertEquals(0, json.code, json.toString());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> o = (Map<String, Object>) MiniJson.parse(json.out);
+    assertEquals("bench", o.get("command"));
+    assertEquals(List.of("cpu"), o.get("kinds"));
+    assertEquals(5, ((List<?>) o.get("results")).size());
+
+    Cli table = run(base);
+    assertEquals(0, table.code, table.toString());
+    assertTrue(table.out.startsWith("command:"), "header block first: " + table.out);
+    assertTrue(table.out.contains("find_absent"), table.out);
+    assertFalse(table.out.contains("rep 1/2"), "progress stays off stdout");
+  }
+
+  @Test
+  void verifyCpuPasses() {
+    Cli r = Cli.run("verify", "--kind", "cpu", "--ops", "200000", "--batch", "5000", "--seed", "9",
+        "--format", "json");
+    assertEquals(0, r.code, r.toString());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> o = (Map<String, Object>) MiniJson.parse(r.out);
+    assertEquals("PASS", o.get("result"));
+    assertEquals(0.0, o.get("mismatches"));
+    assertEquals(200000.0, o.get("ops_checked"));
+    assertEquals(40.0, o.get("batches"));
+    assertTrue((Double) o.get("table_resizes") > 0, "starting at 1024 keys the table must grow");
+  }
+
+  @Test
+  void verifyCpuOddSizesAndHotKeysOnly() {
+    Cli r = Cli.run("verify", "--kind", "cpu", "--ops", "10007", "--batch", "333", "--hot-keys", "3",
+        "--hot-fraction", "1", "--capacity", "0");
+    assertEquals(0, r.code, r.toString());
+    assertTrue(r.out.contains("result:") && r.out.contains("PASS"), r.out);
+    Cli one = Cli.run("verify", "--kind", "cpu", "--ops", "1", "--format", "csv");
+    assertEquals(0, one.code, one.toString());
+    assertTrue(one.out.contains("# result: PASS"), one.out);
+  }
+
+  @Test
+  void exitCodeMapping() {
+    assertEquals(3, ExitCodes.of(new org.wixlib.NoDeviceException("x")));
+    assertEquals(3, ExitCodes.of(new org.wixlib.NativeLibraryException("x")));
+    assertEquals(3, ExitCodes.of(new KindUnavailableException("x")));
+    assertEquals(1, ExitCodes.of(new org.wixlib.TableFullException("x")));
+    assertEquals(1, ExitCodes.of(new IllegalStateException("x")));
+    assertEquals(CommandLine.ExitCode.USAGE, ExitCodes.USAGE);
+  }
+
+  private static Cli run(String[] base, String... more) {
+    List<String> a = new ArrayList<>(List.of(base));
+    a.addAll(List.of(more));
+    return Cli.run(a.toArray(String[]::new));
+  }
+
+  /** CSV rows after the '#' comment lines (no quoted commas in these outputs except notes). */
+  static List<String[]> csvRows(String csv) {
+    List<String[]> rows = new ArrayList<>();
+    for (String line : csv.split("\n")) {
+      if (!line.startsWith("#") && !line.isEmpty()) {
+        rows.add(splitCsv(line));
+      }
+    }
+    return rows;
+  }
+
+  private static String[] splitCsv(String line) {
+    List<String> cells = new ArrayList<>();
+    StringBuilder cur = new StringBuilder();
+    boolean quoted = false;
+    for (int i = 0; i < line.length(); i++) {
+      char c = line.charAt(i);
+      if (quoted) {
+        if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+          cur.append('"');
+          i++;
+        } else if (c == '"') {
+          quoted = false;
+        } else {
+          cur.append(c);
+        }
+      } else if (c == '"') {
+        quoted = true;
+      } else if (c == ',') {
+        cells.add(cur.toString());
+        cur.setLength(0);
+      } else {
+        cur.append(c);
+      }
+    }
+    cells.add(cur.toString());
+    return cells.toArray(String[]::new);
+  }
+}

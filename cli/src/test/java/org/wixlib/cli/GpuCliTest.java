@@ -1,0 +1,44 @@
+package org.wixlib.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.wixlib.TableKind;
+
+/** The CLI on the GPU kinds: skipped visibly without a GPU, failing then when WIXLIB_REQUIRE_GPU=1. */
+class GpuCliTest {
+  @ParameterizedTest
+  @EnumSource(value = TableKind.class, names = {"GLHT", "HIVE"})
+  void verifyPasses(TableKind kind) {
+    Cli.assumeKind(kind);
+    Cli r = Cli.run("verify", "--kind", Texts.kindName(kind), "--ops", "2^20", "--batch", "2^15",
+        "--seed", "3", "--format", "json");
+    assertEquals(0, r.code, r.toString());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> o = (Map<String, Object>) MiniJson.parse(r.out);
+    assertEquals("PASS", o.get("result"));
+    assertEquals(0.0, o.get("mismatches"));
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = TableKind.class, names = {"GLHT", "HIVE"})
+  void benchHasKernelColumns(TableKind kind) {
+    Cli.assumeKind(kind);
+    Cli r = Cli.run("bench", "--kind", Texts.kindName(kind), "--keys", "2^18", "--reps", "2", "--warmup", "1",
+        "--mix", "20,20,60", "--format", "csv");
+    assertEquals(0, r.code, r.toString());
+    List<String[]> rows = CliTest.csvRows(r.out);
+    assertEquals(6, rows.size(), r.out);
+    for (String[] row : rows.subList(1, rows.size())) {
+      assertTrue(Double.parseDouble(row[3]) > 0, row[3]);
+      assertFalse(row[6].isEmpty(), "kernel-only column for a GPU kind: " + String.join(",", row));
+      assertTrue(Double.parseDouble(row[6]) > 0, row[6]);
+    }
+    assertTrue(r.out.contains("# gpu: "), r.out);
+  }
+}

@@ -1,0 +1,20 @@
+package org.wixlib;
+
+/** What an insert does when it finds no room; {@link #code()} is the native {@code wx_grow}. */
+public enum GrowPolicy {
+  /** Grow between launches and re-run the failed elements (default). */
+  AUTO(0),
+  /** Report {@link Outcome#FULL} per element instead of growing. */
+  NEVER(1);
+
+  private final int code;
+
+  GrowPolicy(int code) {
+    this.code = code;
+  }
+
+  /** The native {@code wx_grow} value. */
+  public int code() {
+    return code;
+  }
+}

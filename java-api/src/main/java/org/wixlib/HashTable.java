@@ -1,0 +1,908 @@
+package org.wixlib;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+import org.wixlib.internal.Native;
+import org.wixlib.internal.Status;
+
+/**
+ * A hash table of 32-bit int keys to 32-bit int values, of one {@link TableKind}.
+ *
+ * <p><b>Keys.</b> Keys are 32-bit patterns; -1 (0xFFFFFFFF) and -2 (0xFFFFFFFE) are reserved on every
+ * kind. The {@code int[]} overloads scan the keys first and throw {@link InvalidKeyException} (with the
+ * first offending index) before anything is applied. The {@code MemorySegment} and
+ * {@link DeviceBuffer} overloads leave that to the library: such elements get
+ * {@link Outcome#INVALID_KEY}, the others are applied.
+ *
+ * <p><b>Per-element results.</b> Outcomes {@link Outcome#FULL} and {@link Outcome#INVALID_KEY} are
+ * results when the caller passes an outcomes array/segment/buffer; without one the call throws
+ * {@link TableFullException} / {@link InvalidKeyException} after it ran (the other elements were
+ * applied). Other failures always throw a {@link WixlibException} subclass.
+ *
+ * <p><b>Arguments.</b> A null required argument throws {@link NullPointerException}; optional ones
+ * (the values of insert, outcomes) may be null (or {@link MemorySegment#NULL}) meaning absent
+ * (insert without values stores 0). Arrays of one call must have equal lengths and segments/buffers at least
+ * {@code 4*n} bytes (keys, values) or {@code n} bytes (ops, outcomes, found), else
+ * {@link InvalidArgumentException}; so does {@code n < 0}. Host {@code MemorySegment}s must be native
+ * (off-heap) memory: heap segments are rejected with {@link InvalidArgumentException} (use the array
+ * overloads). {@code DeviceBuffer}s must live on the table's device (GPU kinds).
+ *
+ * <p><b>Threads.</b> A table is thread-safe: calls from several threads are serialised (here and in
+ * the library). {@link #close()} may be called from any thread; it waits for a running call to
+ * finish, and calls after it throw {@link IllegalStateException}. A table that is never closed frees
+ * its native memory once unreachable (a {@link Cleaner}); {@code close()} is idempotent.
+ */
+public final class HashTable implements AutoCloseable {
+  /** The reserved keys, as ints. */
+  public static final int EMPTY_KEY = 0xFFFFFFFF;
+  public static final int TOMBSTONE_KEY = 0xFFFFFFFE;
+
+  private final TableKind kind;
+  private final int device;
+  private final long handle;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Cleaner.Cleanable cleanable;
+  private volatile boolean closed;
+
+  private HashTable(TableKind kind, int device, long handle) {
+    this.kind = kind;
+    this.device = device;
+    this.handle = handle;
+    this.cleanable = Native.CLEANER.register(this, new Destroy(handle));
+  }
+
+  /** Native tables destroyed so far (by close() or the cleaner); tests watch it. */
+  static final java.util.concurrent.atomic.AtomicLong DESTROYED = new java.util.concurrent.atomic.AtomicLong();
+
+  /** Destroys the native table once; holds no reference to the HashTable. */
+  private record Destroy(long handle) implements Runnable {
+    @Override
+    public void run() {
+      Native.tableDestroy(handle);
+      DESTROYED.incrementAndGet();
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Configuration of a new table; unset values take the kind's defaults. */
+  public static final class Builder {
+    private TableKind kind = TableKind.CPU;
+    private Long capacity;
+    private Double maxLoadFactor;
+    private Double minLoadFactor;
+    private Integer device;
+    private GrowPolicy growPolicy;
+    private Integer threads;
+
+    private Builder() {}
+
+    public Builder kind(TableKind kind) {
+      this.kind = Objects.requireNonNull(kind, "kind");
+      return this;
+    }
+
+    /** Number of keys the table should hold at its max load factor (>= 0). */
+    public Builder capacity(long capacity) {
+      if (capacity < 0) {
+        throw new InvalidArgumentException("capacity must be >= 0, got " + capacity);
+      }
+      this.capacity = capacity;
+      return this;
+    }
+
+    /** Grow above this load factor (0 < f <= 1). */
+    public Builder maxLoadFactor(double f) {
+      if (!(f > 0 && f <= 1)) {
+        throw new InvalidArgumentException("maxLoadFactor must be in (0, 1], got " + f);
+      }
+      this.maxLoadFactor = f;
+      return this;
+    }
+
+    /** Shrink below this load factor where the kind can (Hive); 0 = never shrink. */
+    public Builder minLoadFactor(double f) {
+      if (!(f >= 0 && f < 1)) {
+        throw new InvalidArgumentException("minLoadFactor must be in [0, 1), got " + f);
+      }
+      this.minLoadFactor = f;
+      return this;
+    }
+
+    /** CUDA device ordinal (GPU kinds). */
+    public Builder device(int device) {
+      if (device < 0) {
+        throw new InvalidArgumentException("device must be >= 0, got " + device);
+      }
+      this.device = device;
+      return this;
+    }
+
+    public Builder growPolicy(GrowPolicy policy) {
+      this.growPolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /** CPU kind: worker threads for bulk calls, 0 = all cores. */
+    public Builder threads(int threads) {
+      if (threads < 0) {
+        throw new InvalidArgumentException("threads must be >= 0, got " + threads);
+      }
+      this.threads = threads;
+      return this;
+    }
+
+    /** Creates the table (loads the native library on first use). */
+    public HashTable build() {
+      if (maxLoadFactor != null && minLoadFactor != null && minLoadFactor >= maxLoadFactor) {
+        throw new InvalidArgumentException("minLoadFactor " + minLoadFactor
+            + " must be below maxLoadFactor " + maxLoadFactor);
+      }
+      long h = Native.tableCreate(new Native.Config(kind.code(), capacity, maxLoadFactor, minLoadFactor,
+          device, growPolicy == null ? null : growPolicy.code(), threads));
+      return new HashTable(kind, device == null ? 0 : device, h);
+    }
+  }
+
+  // ---- state ---------------------------------------------------------------------------------
+
+  public TableKind kind() {
+    return kind;
+  }
+
+  /** The CUDA device of a GPU table (0 for CPU tables unless set). */
+  public int device() {
+    return device;
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
+  /** Frees the table; waits for a running call; idempotent. */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      cleanable.clean();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void acquire() {
+    lock.lock();
+    if (closed) {
+      lock.unlock();
+      throw new IllegalStateException("table is closed");
+    }
+  }
+
+  private void release() {
+    lock.unlock();
+    Reference.reachabilityFence(this);
+  }
+
+  @Override
+  public String toString() {
+    return "HashTable[" + kind + (closed ? ", closed" : "") + "]";
+  }
+
+  // ---- int[] overloads -----------------------------------------------------------------------
+
+  /** Inserts keys not present yet (present keys keep their value); values may be null (= 0). */
+  public void insert(int[] keys, int[] values) {
+    insertArrays(false, keys, values, null);
+  }
+
+  /** As {@link #insert(int[], int[])}, writing one {@link Outcome} per key (FULL is then a result). */
+  public void insert(int[] keys, int[] values, byte[] outcomes) {
+    insertArrays(false, keys, values, outcomes);
+  }
+
+  /** Inserts new keys and replaces the value of present ones (values required). */
+  public void insertOrAssign(int[] keys, int[] values) {
+    insertArrays(true, keys, Objects.requireNonNull(values, "values"), null);
+  }
+
+  /** As {@link #insertOrAssign(int[], int[])}, writing one {@link Outcome} per key. */
+  public void insertOrAssign(int[] keys, int[] values, byte[] outcomes) {
+    insertArrays(true, keys, Objects.requireNonNull(values, "values"), outcomes);
+  }
+
+  private void insertArrays(boolean assign, int[] keys, int[] values, byte[] outcomes) {
+    Objects.requireNonNull(keys, "keys");
+    int n = keys.length;
+    if (values != null) {
+      sameLength("values", values.length, n);
+    }
+    if (outcomes != null) {
+      sameLength("outcomes", outcomes.length, n);
+    }
+    checkKeys(keys);
+    acquire();
+    try {
+      if (n == 0) {
+        return;
+      }
+      try (Arena a = Arena.ofConfined()) {
+        MemorySegment k = ints(a, keys);
+        MemorySegment v = values == null ? MemorySegment.NULL : ints(a, values);
+        MemorySegment o = a.allocate(n);
+        int st = assign ? Native.insertOrAssign(handle, k, v, n, o, Native.MEM_HOST)
+            : Native.insert(handle, k, v, n, o, Native.MEM_HOST);
+        WixlibException error = st == Status.OK ? null : Native.error(st);
+        if (outcomes != null) {
+          MemorySegment.copy(o, JAVA_BYTE, 0, outcomes, 0, n);
+        }
+        finish(error, outcomes != null, o, null, n);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** valuesOut[i] = the value of keys[i], or notFound when absent. */
+  public void find(int[] keys, int[] valuesOut, int notFound) {
+    Objects.requireNonNull(keys, "keys");
+    Objects.requireNonNull(valuesOut, "valuesOut");
+    sameLength("valuesOut", valuesOut.length, keys.length);
+    checkKeys(keys);
+    int n = keys.length;
+    acquire();
+    try {
+      if (n == 0) {
+        return;
+      }
+      try (Arena a = Arena.ofConfined()) {
+        MemorySegment k = ints(a, keys);
+        MemorySegment v = a.allocate(JAVA_INT, n);
+        Native.check(Native.find(handle, k, v, n, notFound, Native.MEM_HOST));
+        MemorySegment.copy(v, JAVA_INT, 0, valuesOut, 0, n);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** The values of keys, notFound where absent. */
+  public int[] find(int[] keys, int notFound) {
+    Objects.requireNonNull(keys, "keys");
+    int[] out = new int[keys.length];
+    find(keys, out, notFound);
+    return out;
+  }
+
+  /** found[i] = 1 when keys[i] is present, else 0. */
+  public void contains(int[] keys, byte[] found) {
+    Objects.requireNonNull(keys, "keys");
+    Objects.requireNonNull(found, "found");
+    sameLength("found", found.length, keys.length);
+    checkKeys(keys);
+    int n = keys.length;
+    acquire();
+    try {
+      if (n == 0) {
+        return;
+      }
+      try (Arena a = Arena.ofConfined()) {
+        MemorySegment k = ints(a, keys);
+        MemorySegment f = a.allocate(n);
+        Native.check(Native.contains(handle, k, f, n, Native.MEM_HOST));
+        MemorySegment.copy(f, JAVA_BYTE, 0, found, 0, n);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** Whether each key is present. */
+  public boolean[] contains(int[] keys) {
+    Objects.requireNonNull(keys, "keys");
+    byte[] found = new byte[keys.length];
+    contains(keys, found);
+    boolean[] out = new boolean[found.length];
+    for (int i = 0; i < found.length; i++) {
+      out[i] = found[i] != 0;
+    }
+    return out;
+  }
+
+  /** Removes the keys (absent keys are ignored). */
+  public void erase(int[] keys) {
+    erase(keys, (byte[]) null);
+  }
+
+  /** Removes the keys, writing {@link Outcome#ERASED} or {@link Outcome#NOT_FOUND} per key. */
+  public void erase(int[] keys, byte[] outcomes) {
+    Objects.requireNonNull(keys, "keys");
+    if (outcomes != null) {
+      sameLength("outcomes", outcomes.length, keys.length);
+    }
+    checkKeys(keys);
+    int n = keys.length;
+    acquire();
+    try {
+      if (n == 0) {
+        return;
+      }
+      try (Arena a = Arena.ofConfined()) {
+        MemorySegment k = ints(a, keys);
+        MemorySegment o = outcomes == null ? MemorySegment.NULL : a.allocate(n);
+        int st = Native.erase(handle, k, n, o, Native.MEM_HOST);
+        Native.check(st);
+        if (outcomes != null) {
+          MemorySegment.copy(o, JAVA_BYTE, 0, outcomes, 0, n);
+        }
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * A mixed batch: ops[i] ({@link Op}) applies to keys[i]; values[i] is read for inserts and written
+   * for finds that hit (left as it was on a miss). All elements run concurrently. outcomes may be null.
+   */
+  public void batch(byte[] ops, int[] keys, int[] values, byte[] outcomes) {
+    Objects.requireNonNull(ops, "ops");
+    Objects.requireNonNull(keys, "keys");
+    Objects.requireNonNull(values, "values");
+    int n = keys.length;
+    sameLength("ops", ops.length, n);
+    sameLength("values", values.length, n);
+    if (outcomes != null) {
+      sameLength("outcomes", outcomes.length, n);
+    }
+    for (int i = 0; i < n; i++) {
+      if (!Op.isValid(ops[i])) {
+        throw new InvalidArgumentException("ops[" + i + "] = " + ops[i] + " is not an Op code");
+      }
+    }
+    checkKeys(keys);
+    acquire();
+    try {
+      if (n == 0) {
+        return;
+      }
+      try (Arena a = Arena.ofConfined()) {
+        MemorySegment op = a.allocate(n);
+        MemorySegment.copy(ops, 0, op, JAVA_BYTE, 0, n);
+        MemorySegment k = ints(a, keys);
+        MemorySegment v = ints(a, values);
+        MemorySegment o = a.allocate(n);
+        int st = Native.batch(handle, op, k, v, n, o, Native.MEM_HOST);
+        WixlibException error = st == Status.OK ? null : Native.error(st);
+        MemorySegment.copy(v, JAVA_INT, 0, values, 0, n);
+        if (outcomes != null) {
+          MemorySegment.copy(o, JAVA_BYTE, 0, outcomes, 0, n);
+        }
+        finish(error, outcomes != null, o, null, n);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  // ---- host MemorySegment overloads ------------------------------------------------------------
+
+  /** keys: n ints; values: n ints or null/NULL (= 0); outcomes: n bytes or null/NULL. */
+  public void insert(MemorySegment keys, MemorySegment values, long n, MemorySegment outcomes) {
+    insertSegments(false, keys, values, n, outcomes);
+  }
+
+  /** keys, values: n ints (values required); outcomes: n bytes or null/NULL. */
+  public void insertOrAssign(MemorySegment keys, MemorySegment values, long n, MemorySegment outcomes) {
+    insertSegments(true, keys, values, n, outcomes);
+  }
+
+  private void insertSegments(boolean assign, MemorySegment keys, MemorySegment values, long n,
+      MemorySegment outcomes) {
+    checkCount(n);
+    MemorySegment k = host(keys, "keys", 4 * n, false, false);
+    MemorySegment v = host(values, "values", 4 * n, !assign, false);
+    MemorySegment o = host(outcomes, "outcomes", n, true, true);
+    acquire();
+    try {
+      if (n == 0) {
+        return;
+      }
+      try (Arena a = Arena.ofConfined()) {
+        MemorySegment out = isAbsent(o) ? a.allocate(n) : o;
+        int st = assign ? Native.insertOrAssign(handle, k, v, n, out, Native.MEM_HOST)
+            : Native.insert(handle, k, v, n, out, Native.MEM_HOST);
+        finish(st == Status.OK ? null : Native.error(st), !isAbsent(o), out, k, n);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** keys: n ints; valuesOut: n ints, written (notFound where absent). */
+  public void find(MemorySegment keys, MemorySegment valuesOut, long n, int notFound) {
+    checkCount(n);
+    MemorySegment k = host(keys, "keys", 4 * n, false, false);
+    MemorySegment v = host(valuesOut, "valuesOut", 4 * n, false, true);
+    acquire();
+    try {
+      if (n == 0) {
+        return;
+      }
+      int st = Native.find(handle, k, v, n, notFound, Native.MEM_HOST);
+      finish(st == Status.OK ? null : Native.error(st), false, null, k, n);
+    } finally {
+      release();
+    }
+  }
+
+  /** keys: n ints; found: n bytes, written 1/0. */
+  public void contains(MemorySegment keys, MemorySegment found, long n) {
+    checkCount(n);
+    MemorySegment k = host(keys, "keys", 4 * n, false, false);
+    MemorySegment f = host(found, "found", n, false, true);
+    acquire();
+    try {
+      if (n == 0) {
+        return;
+      }
+      int st = Native.contains(handle, k, f, n, Native.MEM_HOST);
+      finish(st == Status.OK ? null : Native.error(st), false, null, k, n);
+    } finally {
+      release();
+    }
+  }
+
+  /** keys: n ints; outcomes: n bytes or null/NULL. */
+  public void erase(MemorySegment keys, long n, MemorySegment outcomes) {
+    checkCount(n);
+    MemorySegment k = host(keys, "keys", 4 * n, false, false);
+    MemorySegment o = host(outcomes, "outcomes", n, true, true);
+    acquire();
+    try {
+      if (n == 0) {
+        return;
+      }
+      int st = Native.erase(handle, k, n, o, Native.MEM_HOST);
+      finish(st == Status.OK ? null : Native.error(st), !isAbsent(o), null, k, n);
+    } finally {
+      release();
+    }
+  }
+
+  /** ops: n bytes; keys: n ints; values: n ints (in/out); outcomes: n bytes or null/NULL. */
+  public void batch(MemorySegment ops, MemorySegment keys, MemorySegment values, long n,
+      MemorySegment outcomes) {
+    checkCount(n);
+    MemorySegment op = host(ops, "ops", n, false, false);
+    MemorySegment k = host(keys, "keys", 4 * n, false, false);
+    MemorySegment v = host(values, "values", 4 * n, false, true);
+    MemorySegment o = host(outcomes, "outcomes", n, true, true);
+    acquire();
+    try {
+      if (n == 0) {
+        return;
+      }
+      try (Arena a = Arena.ofConfined()) {
+        MemorySegment out = isAbsent(o) ? a.allocate(n) : o;
+        int st = Native.batch(handle, op, k, v, n, out, Native.MEM_HOST);
+        finish(st == Status.OK ? null : Native.error(st), !isAbsent(o), out, k, n);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  // ---- DeviceBuffer overloads ----------------------------------------------------------------
+
+  /** keys: n ints; values: n ints or null (= 0); outcomes: n bytes or null. All on the table's device. */
+  public void insert(DeviceBuffer keys, DeviceBuffer values, long n, DeviceBuffer outcomes) {
+    insertDevice(false, keys, values, n, outcomes);
+  }
+
+  /** keys, values: n ints (values required); outcomes: n bytes or null. */
+  public void insertOrAssign(DeviceBuffer keys, DeviceBuffer values, long n, DeviceBuffer outcomes) {
+    Objects.requireNonNull(values, "values");
+    insertDevice(true, keys, values, n, outcomes);
+  }
+
+  private void insertDevice(boolean assign, DeviceBuffer keys, DeviceBuffer values, long n,
+      DeviceBuffer outcomes) {
+    checkCount(n);
+    Objects.requireNonNull(keys, "keys");
+    DeviceArgs d = new DeviceArgs(this, n);
+    try {
+      MemorySegment k = d.add(keys, "keys", 4 * n);
+      MemorySegment v = d.add(values, "values", 4 * n);
+      MemorySegment o = d.add(outcomes, "outcomes", n);
+      acquire();
+      try {
+        if (n == 0) {
+          return;
+        }
+        int st = assign ? Native.insertOrAssign(handle, k, v, n, o, Native.MEM_DEVICE)
+            : Native.insert(handle, k, v, n, o, Native.MEM_DEVICE);
+        finish(st == Status.OK ? null : Native.error(st), outcomes != null, null, null, n);
+      } finally {
+        release();
+      }
+    } finally {
+      d.close();
+    }
+  }
+
+  public void find(DeviceBuffer keys, DeviceBuffer valuesOut, long n, int notFound) {
+    checkCount(n);
+    Objects.requireNonNull(keys, "keys");
+    Objects.requireNonNull(valuesOut, "valuesOut");
+    DeviceArgs d = new DeviceArgs(this, n);
+    try {
+      MemorySegment k = d.add(keys, "keys", 4 * n);
+      MemorySegment v = d.add(valuesOut, "valuesOut", 4 * n);
+      acquire();
+      try {
+        if (n == 0) {
+          return;
+        }
+        int st = Native.find(handle, k, v, n, notFound, Native.MEM_DEVICE);
+        finish(st == Status.OK ? null : Native.error(st), false, null, null, n);
+      } finally {
+        release();
+      }
+    } finally {
+      d.close();
+    }
+  }
+
+  public void contains(DeviceBuffer keys, DeviceBuffer found, long n) {
+    checkCount(n);
+    Objects.requireNonNull(keys, "keys");
+    Objects.requireNonNull(found, "found");
+    DeviceArgs d = new DeviceArgs(this, n);
+    try {
+      MemorySegment k = d.add(keys, "keys", 4 * n);
+      MemorySegment f = d.add(found, "found", n);
+      acquire();
+      try {
+        if (n == 0) {
+          return;
+        }
+        int st = Native.contains(handle, k, f, n, Native.MEM_DEVICE);
+        finish(st == Status.OK ? null : Native.error(st), false, null, null, n);
+      } finally {
+        release();
+      }
+    } finally {
+      d.close();
+    }
+  }
+
+  public void erase(DeviceBuffer keys, long n, DeviceBuffer outcomes) {
+    checkCount(n);
+    Objects.requireNonNull(keys, "keys");
+    DeviceArgs d = new DeviceArgs(this, n);
+    try {
+      MemorySegment k = d.add(keys, "keys", 4 * n);
+      MemorySegment o = d.add(outcomes, "outcomes", n);
+      acquire();
+      try {
+        if (n == 0) {
+          return;
+        }
+        int st = Native.erase(handle, k, n, o, Native.MEM_DEVICE);
+        finish(st == Status.OK ? null : Native.error(st), outcomes != null, null, null, n);
+      } finally {
+        release();
+      }
+    } finally {
+      d.close();
+    }
+  }
+
+  public void batch(DeviceBuffer ops, DeviceBuffer keys, DeviceBuffer values, long n,
+      DeviceBuffer outcomes) {
+    checkCount(n);
+    Objects.requireNonNull(ops, "ops");
+    Objects.requireNonNull(keys, "keys");
+    Objects.requireNonNull(values, "values");
+    DeviceArgs d = new DeviceArgs(this, n);
+    try {
+      MemorySegment op = d.add(ops, "ops", n);
+      MemorySegment k = d.add(keys, "keys", 4 * n);
+      MemorySegment v = d.add(values, "values", 4 * n);
+      MemorySegment o = d.add(outcomes, "outcomes", n);
+      acquire();
+      try {
+        if (n == 0) {
+          return;
+        }
+        int st = Native.batch(handle, op, k, v, n, o, Native.MEM_DEVICE);
+        finish(st == Status.OK ? null : Native.error(st), outcomes != null, null, null, n);
+      } finally {
+        release();
+      }
+    } finally {
+      d.close();
+    }
+  }
+
+  /** Keeps the device buffers of one call open (read-locked) and checks their size and device. */
+  private static final class DeviceArgs {
+    private final HashTable table;
+    private final long n;
+    private final DeviceBuffer[] held = new DeviceBuffer[4];
+    private int count;
+    private int device = -1;
+
+    DeviceArgs(HashTable table, long n) {
+      this.table = table;
+      this.n = n;
+    }
+
+    MemorySegment add(DeviceBuffer b, String name, long bytes) {
+      if (b == null) {
+        return MemorySegment.NULL;
+      }
+      if (b.byteSize() < bytes) {
+        throw new InvalidArgumentException(name + " holds " + b.byteSize() + " bytes; " + n
+            + " elements need " + bytes);
+      }
+      if (table.kind.isGpu() && b.device() != table.device) {
+        throw new InvalidArgumentException(name + " lives on device " + b.device()
+            + " but the table on device " + table.device);
+      }
+      if (device >= 0 && b.device() != device) {
+        throw new InvalidArgumentException(name + " lives on device " + b.device()
+            + ", the other buffers on device " + device);
+      }
+      device = b.device();
+      MemorySegment s = b.acquire();
+      held[count++] = b;
+      return s;
+    }
+
+    void close() {
+      for (int i = count - 1; i >= 0; i--) {
+        held[i].release();
+      }
+      count = 0;
+    }
+  }
+
+  // ---- whole-table calls ---------------------------------------------------------------------
+
+  /** Number of live keys. */
+  public long size() {
+    acquire();
+    try {
+      return Native.size(handle);
+    } finally {
+      release();
+    }
+  }
+
+  /** Number of slots. */
+  public long capacity() {
+    acquire();
+    try {
+      return Native.capacity(handle);
+    } finally {
+      release();
+    }
+  }
+
+  public double loadFactor() {
+    acquire();
+    try {
+      return Native.loadFactor(handle);
+    } finally {
+      release();
+    }
+  }
+
+  public TableStats stats() {
+    acquire();
+    try {
+      Native.Stats s = Native.stats(handle);
+      return new TableStats(s.size(), s.capacity(), s.bytes(), s.resizes(), s.stashUsed(),
+          s.displacements(), s.failedInserts(), s.lastKernelMillis());
+    } finally {
+      release();
+    }
+  }
+
+  /** Removes every key. */
+  public void clear() {
+    acquire();
+    try {
+      Native.clear(handle);
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Rehashes so the table has room for {@code capacity} keys at its max load factor; fails with
+   * {@link InvalidArgumentException} below the current size.
+   */
+  public void resize(long capacity) {
+    if (capacity < 0) {
+      throw new InvalidArgumentException("capacity must be >= 0, got " + capacity);
+    }
+    acquire();
+    try {
+      Native.resize(handle, capacity);
+    } finally {
+      release();
+    }
+  }
+
+  /** Every live key with its value, in no particular order. */
+  public Pairs retrieveAll() {
+    acquire();
+    try {
+      long size = Native.size(handle);
+      if (size > Integer.MAX_VALUE - 8) {
+        throw new InvalidArgumentException("the table holds " + size
+            + " keys, more than a Java array can; use retrieveAll(MemorySegment, MemorySegment, long)");
+      }
+      int n = (int) size;
+      if (n == 0) {
+        return new Pairs(new int[0], new int[0]);
+      }
+      try (Arena a = Arena.ofConfined()) {
+        MemorySegment k = a.allocate(JAVA_INT, n);
+        MemorySegment v = a.allocate(JAVA_INT, n);
+        long count = Native.retrieveAll(handle, k, v, n, Native.MEM_HOST);
+        if (count != n) {
+          throw Status.toException(Status.INTERNAL, "wx_retrieve_all returned " + count
+              + " pairs but wx_size said " + n);
+        }
+        return new Pairs(k.toArray(JAVA_INT), v.toArray(JAVA_INT));
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Writes up to {@code maxCount} pairs into native host segments (4*maxCount bytes each) and
+   * returns the number of live keys; when that exceeds maxCount nothing is written and
+   * {@link InvalidArgumentException} is thrown (size the segments from {@link #size()}).
+   */
+  public long retrieveAll(MemorySegment keys, MemorySegment values, long maxCount) {
+    checkCount(maxCount);
+    MemorySegment k = host(keys, "keys", 4 * maxCount, false, true);
+    MemorySegment v = host(values, "values", 4 * maxCount, false, true);
+    acquire();
+    try {
+      return Native.retrieveAll(handle, k, v, maxCount, Native.MEM_HOST);
+    } finally {
+      release();
+    }
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  /**
+   * Turns a call's failure into an exception, except FULL / INVALID_KEY when the caller has outcomes.
+   * outcomes (may be null) are counted for FULL; hostKeys (may be null) are scanned for the first
+   * reserved key.
+   */
+  private static void finish(WixlibException error, boolean callerHasOutcomes, MemorySegment outcomes,
+      MemorySegment hostKeys, long n) {
+    if (error == null) {
+      return;
+    }
+    int st = error.status();
+    if (callerHasOutcomes && (st == Status.FULL || st == Status.INVALID_KEY)) {
+      return;
+    }
+    if (st == Status.FULL) {
+      long full = outcomes == null ? -1 : countOutcome(outcomes, n, Outcome.FULL);
+      throw new TableFullException(error.getMessage(), full); // the native message has the count
+    }
+    if (st == Status.INVALID_KEY) {
+      long index = hostKeys == null ? -1 : firstReserved(hostKeys, n);
+      throw new InvalidKeyException((index >= 0 ? "reserved key at index " + index + " (the other "
+          + "elements were applied): " : "") + error.getMessage(), index);
+    }
+    throw error;
+  }
+
+  private static long countOutcome(MemorySegment outcomes, long n, byte value) {
+    long c = 0;
+    for (long i = 0; i < n; i++) {
+      if (outcomes.get(JAVA_BYTE, i) == value) {
+        c++;
+      }
+    }
+    return c;
+  }
+
+  private static long firstReserved(MemorySegment keys, long n) {
+    for (long i = 0; i < n; i++) {
+      int key = keys.getAtIndex(JAVA_INT_UNALIGNED, i);
+      if (key == EMPTY_KEY || key == TOMBSTONE_KEY) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static final java.lang.foreign.ValueLayout.OfInt JAVA_INT_UNALIGNED =
+      JAVA_INT.withByteAlignment(1);
+
+  /** Throws InvalidKeyException naming the first reserved key; nothing has been applied yet. */
+  private static void checkKeys(int[] keys) {
+    for (int i = 0; i < keys.length; i++) {
+      int key = keys[i];
+      if (key == EMPTY_KEY || key == TOMBSTONE_KEY) {
+        throw new InvalidKeyException("keys[" + i + "] = 0x" + Integer.toHexString(key).toUpperCase()
+            + " is a reserved key (0xFFFFFFFF and 0xFFFFFFFE are reserved); nothing was applied", i);
+      }
+    }
+  }
+
+  private static void sameLength(String name, int length, int n) {
+    if (length != n) {
+      throw new InvalidArgumentException(name + ".length = " + length + " but keys.length = " + n);
+    }
+  }
+
+  private static void checkCount(long n) {
+    if (n < 0) {
+      throw new InvalidArgumentException("n must be >= 0, got " + n);
+    }
+    if (n > Long.MAX_VALUE / 4) {
+      throw new InvalidArgumentException("n is too large: " + n);
+    }
+  }
+
+  private static boolean isAbsent(MemorySegment s) {
+    return s == null || (s.isNative() && s.address() == 0);
+  }
+
+  /** Checks a host segment argument; returns it, or MemorySegment.NULL for an absent optional one. */
+  private static MemorySegment host(MemorySegment s, String name, long bytes, boolean optional,
+      boolean written) {
+    if (isAbsent(s)) {
+      if (optional) {
+        return MemorySegment.NULL;
+      }
+      if (s == null) {
+        throw new NullPointerException(name);
+      }
+      throw new InvalidArgumentException(name + " is MemorySegment.NULL");
+    }
+    if (!s.isNative()) {
+      throw new InvalidArgumentException(name + " is a heap segment; pass native (off-heap) memory "
+          + "or use the array overloads");
+    }
+    if (s.byteSize() < bytes) {
+      throw new InvalidArgumentException(name + " holds " + s.byteSize() + " bytes; needs " + bytes);
+    }
+    if (written && s.isReadOnly()) {
+      throw new InvalidArgumentException(name + " is read-only but is written");
+    }
+    return s;
+  }
+
+  private static MemorySegment ints(Arena a, int[] data) {
+    MemorySegment s = a.allocate(JAVA_INT, data.length);
+    MemorySegment.copy(data, 0, s, JAVA_INT, 0, data.length);
+    return s;
+  }
+}

@@ -1,0 +1,16 @@
+package org.wixlib;
+
+/**
+ * Counters of one table (native {@code wx_stats}); fields a kind does not have are 0.
+ *
+ * @param size live keys
+ * @param capacity slots
+ * @param bytes memory held (device memory for GPU kinds)
+ * @param resizes grow/shrink/rehash steps since creation
+ * @param stashUsed Hive: occupied stash slots
+ * @param displacements hopscotch moves / cuckoo evictions since creation
+ * @param failedInserts elements reported FULL since creation
+ * @param lastKernelMillis GPU kinds: device time of the last bulk call
+ */
+public record TableStats(long size, long capacity, long bytes, long resizes, long stashUsed,
+    long displacements, long failedInserts, double lastKernelMillis) {}

@@ -1,0 +1,89 @@
+package org.wixlib;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.wixlib.internal.Native;
+import org.wixlib.internal.NativeLoader;
+
+/** Library-wide queries: versions, available table kinds, CUDA devices. */
+public final class Wixlib {
+  private Wixlib() {}
+
+  /**
+   * What this process can use.
+   *
+   * @param nativeVersion version string of libwixlib.so
+   * @param javaApiVersion version of this jar
+   * @param availableKinds kinds this build has and (for GPU kinds) a usable device exists for
+   * @param devices CUDA devices (empty without a device, driver or CUDA build)
+   * @param cudaRuntimeVersion 1000*major + 10*minor, 0 when absent
+   * @param cudaDriverVersion 1000*major + 10*minor, 0 when absent
+   */
+  public record Info(String nativeVersion, String javaApiVersion, List<TableKind> availableKinds,
+      List<DeviceInfo> devices, int cudaRuntimeVersion, int cudaDriverVersion) {
+    public Info {
+      availableKinds = List.copyOf(availableKinds);
+      devices = List.copyOf(devices);
+    }
+  }
+
+  /**
+   * One CUDA device.
+   *
+   * @param computeCapability 10*major + minor (90 for an H100/H200)
+   */
+  public record DeviceInfo(int ordinal, String name, long totalBytes, long freeBytes,
+      int computeCapability, int multiprocessors) {}
+
+  /** Loads the native library now (otherwise the first call does); throws NativeLibraryException. */
+  public static void load() {
+    Native.ensureLoaded();
+  }
+
+  public static Info info() {
+    Native.ensureLoaded();
+    List<TableKind> kinds = new ArrayList<>();
+    for (TableKind k : TableKind.values()) {
+      if (isAvailable(k)) {
+        kinds.add(k);
+      }
+    }
+    int[] cuda = Native.cudaVersions();
+    return new Info(nativeVersion(), javaApiVersion(), kinds, devices(), cuda[0], cuda[1]);
+  }
+
+  /** The CUDA devices (empty without a device, driver or CUDA build). */
+  public static List<DeviceInfo> devices() {
+    int count = Native.deviceCount();
+    List<DeviceInfo> devices = new ArrayList<>(count);
+    for (int d = 0; d < count; d++) {
+      long[] mem = Native.deviceMemory(d);
+      int[] props = Native.deviceProperties(d);
+      devices.add(new DeviceInfo(d, Native.deviceName(d), mem[1], mem[0], props[0], props[1]));
+    }
+    return devices;
+  }
+
+  /** True when this build has the kind and (for GPU kinds) a usable device exists. */
+  public static boolean isAvailable(TableKind kind) {
+    if (kind == null) {
+      throw new NullPointerException("kind");
+    }
+    return Native.kindAvailable(kind.code());
+  }
+
+  /** Version string of the loaded libwixlib.so. */
+  public static String nativeVersion() {
+    return Native.versionString();
+  }
+
+  /** Version of this jar. */
+  public static String javaApiVersion() {
+    return NativeLoader.javaApiVersion();
+  }
+
+  /** Where the native library was loaded from (after a successful load), else null. */
+  public static String libraryLocation() {
+    return NativeLoader.loadedFrom();
+  }
+}

@@ -1,0 +1,309 @@
+package org.wixlib.internal;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.ref.Cleaner;
+import org.wixlib.WixlibException;
+import org.wixlib.internal.ffi.wixlib_h;
+import org.wixlib.internal.ffi.wx_config;
+import org.wixlib.internal.ffi.wx_stats;
+
+/**
+ * The one class that calls the generated bindings ({@link wixlib_h}). Loads the library before the
+ * first call, turns status codes into exceptions with this thread's {@code wx_last_error()} text, and
+ * uses a confined arena per call for temporaries. Table and device pointers travel as {@code long}
+ * addresses; they become zero-length segments only to be passed back to native code.
+ */
+public final class Native {
+  /** Memory-space flags ({@code wx_mem}). */
+  public static final int MEM_HOST = 0;
+  public static final int MEM_DEVICE = 1;
+
+  /** Frees native resources of tables and device buffers that were never closed. */
+  public static final Cleaner CLEANER = Cleaner.create();
+
+  private Native() {}
+
+  /** Loads the library (idempotent). */
+  public static void ensureLoaded() {
+    NativeLoader.load();
+  }
+
+  /** wx_version() without the load check: for NativeLoader's version check only. */
+  static int rawVersion() {
+    return wixlib_h.wx_version();
+  }
+
+  public static int version() {
+    ensureLoaded();
+    return wixlib_h.wx_version();
+  }
+
+  public static String versionString() {
+    ensureLoaded();
+    return string(wixlib_h.wx_version_string());
+  }
+
+  /** This thread's last native error message ("" when none). */
+  public static String lastError() {
+    return string(wixlib_h.wx_last_error());
+  }
+
+  /** The native name of a status code. */
+  public static String statusName(int status) {
+    ensureLoaded();
+    return string(wixlib_h.wx_status_name(status));
+  }
+
+  /** The exception of a failed call; reads wx_last_error(), so call it right after the native call. */
+  public static WixlibException error(int status) {
+    return Status.toException(status, lastError());
+  }
+
+  /** Throws the exception of a non-OK status. */
+  public static void check(int status) {
+    if (status != Status.OK) {
+      throw error(status);
+    }
+  }
+
+  private static String string(MemorySegment cString) {
+    if (cString == null || cString.address() == 0) {
+      return "";
+    }
+    return cString.getString(0);
+  }
+
+  private static MemorySegment ptr(long address) {
+    return MemorySegment.ofAddress(address);
+  }
+
+  // ---- library -------------------------------------------------------------------------------
+
+  public static boolean kindAvailable(int kind) {
+    ensureLoaded();
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment out = a.allocate(JAVA_INT);
+      check(wixlib_h.wx_kind_available(kind, out));
+      return out.get(JAVA_INT, 0) != 0;
+    }
+  }
+
+  /** {runtime, driver} as 1000*major + 10*minor; 0 where absent. */
+  public static int[] cudaVersions() {
+    ensureLoaded();
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment rt = a.allocate(JAVA_INT);
+      MemorySegment drv = a.allocate(JAVA_INT);
+      check(wixlib_h.wx_cuda_versions(rt, drv));
+      return new int[] {rt.get(JAVA_INT, 0), drv.get(JAVA_INT, 0)};
+    }
+  }
+
+  // ---- devices -------------------------------------------------------------------------------
+
+  /** Number of CUDA devices; 0 when there is no device, driver or CUDA build. */
+  public static int deviceCount() {
+    ensureLoaded();
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment out = a.allocate(JAVA_INT);
+      int st = wixlib_h.wx_device_count(out);
+      if (st == Status.NO_DEVICE) {
+        return 0;
+      }
+      check(st);
+      return out.get(JAVA_INT, 0);
+    }
+  }
+
+  public static String deviceName(int device) {
+    ensureLoaded();
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment buf = a.allocate(256);
+      check(wixlib_h.wx_device_name(device, buf, buf.byteSize()));
+      return buf.getString(0);
+    }
+  }
+
+  /** {free, total} bytes. */
+  public static long[] deviceMemory(int device) {
+    ensureLoaded();
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment free = a.allocate(JAVA_LONG);
+      MemorySegment total = a.allocate(JAVA_LONG);
+      check(wixlib_h.wx_device_memory(device, free, total));
+      return new long[] {free.get(JAVA_LONG, 0), total.get(JAVA_LONG, 0)};
+    }
+  }
+
+  /** {compute capability (10*major + minor), multiprocessors}. */
+  public static int[] deviceProperties(int device) {
+    ensureLoaded();
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment cc = a.allocate(JAVA_INT);
+      MemorySegment sms = a.allocate(JAVA_INT);
+      check(wixlib_h.wx_device_properties(device, cc, sms));
+      return new int[] {cc.get(JAVA_INT, 0), sms.get(JAVA_INT, 0)};
+    }
+  }
+
+  /** Allocates device memory; returns its address (never dereference it on the host). */
+  public static long deviceAlloc(int device, long bytes) {
+    ensureLoaded();
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment out = a.allocate(ADDRESS);
+      check(wixlib_h.wx_device_alloc(device, bytes, out));
+      return out.get(ADDRESS, 0).address();
+    }
+  }
+
+  /** Frees device memory; returns the status (cleaners ignore it). */
+  public static int deviceFree(long address) {
+    ensureLoaded();
+    return wixlib_h.wx_device_free(ptr(address));
+  }
+
+  /** Copies bytes between host and device memory (either direction); waits for completion. */
+  public static void copy(MemorySegment dst, int dstMem, MemorySegment src, int srcMem, long bytes) {
+    ensureLoaded();
+    check(wixlib_h.wx_copy(dst, dstMem, src, srcMem, bytes));
+  }
+
+  // ---- tables --------------------------------------------------------------------------------
+
+  /** A table configuration; unset fields (null) keep wx_config_init's defaults for the kind. */
+  public record Config(int kind, Long capacity, Double maxLoadFactor, Double minLoadFactor,
+      Integer device, Integer grow, Integer threads) {}
+
+  /** Creates a table; returns its handle address. */
+  public static long tableCreate(Config c) {
+    ensureLoaded();
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment cfg = wx_config.allocate(a);
+      check(wixlib_h.wx_config_init(cfg, c.kind()));
+      if (c.capacity() != null) {
+        wx_config.capacity(cfg, c.capacity());
+      }
+      if (c.maxLoadFactor() != null) {
+        wx_config.max_load_factor(cfg, c.maxLoadFactor());
+      }
+      if (c.minLoadFactor() != null) {
+        wx_config.min_load_factor(cfg, c.minLoadFactor());
+      }
+      if (c.device() != null) {
+        wx_config.device(cfg, c.device());
+      }
+      if (c.grow() != null) {
+        wx_config.grow(cfg, c.grow());
+      }
+      if (c.threads() != null) {
+        wx_config.threads(cfg, c.threads());
+      }
+      MemorySegment out = a.allocate(ADDRESS);
+      check(wixlib_h.wx_table_create(cfg, out));
+      long handle = out.get(ADDRESS, 0).address();
+      if (handle == 0) {
+        throw Status.toException(Status.INTERNAL, "wx_table_create returned WX_OK and a NULL table");
+      }
+      return handle;
+    }
+  }
+
+  /** Destroys a table; returns the status (cleaners ignore it). */
+  public static int tableDestroy(long table) {
+    return wixlib_h.wx_table_destroy(ptr(table));
+  }
+
+  // Bulk calls return the raw status: the facade decides which statuses are results (FULL with
+  // outcomes) and must call error(status) right after a failure.
+
+  public static int insert(long table, MemorySegment keys, MemorySegment values, long n,
+      MemorySegment outcomes, int mem) {
+    return wixlib_h.wx_insert(ptr(table), keys, values, n, outcomes, mem, MemorySegment.NULL);
+  }
+
+  public static int insertOrAssign(long table, MemorySegment keys, MemorySegment values, long n,
+      MemorySegment outcomes, int mem) {
+    return wixlib_h.wx_insert_or_assign(ptr(table), keys, values, n, outcomes, mem, MemorySegment.NULL);
+  }
+
+  public static int find(long table, MemorySegment keys, MemorySegment values, long n, int notFound,
+      int mem) {
+    return wixlib_h.wx_find(ptr(table), keys, values, n, Integer.toUnsignedLong(notFound), mem,
+        MemorySegment.NULL);
+  }
+
+  public static int contains(long table, MemorySegment keys, MemorySegment found, long n, int mem) {
+    return wixlib_h.wx_contains(ptr(table), keys, found, n, mem, MemorySegment.NULL);
+  }
+
+  public static int erase(long table, MemorySegment keys, long n, MemorySegment outcomes, int mem) {
+    return wixlib_h.wx_erase(ptr(table), keys, n, outcomes, mem, MemorySegment.NULL);
+  }
+
+  public static int batch(long table, MemorySegment ops, MemorySegment keys, MemorySegment values,
+      long n, MemorySegment outcomes, int mem) {
+    return wixlib_h.wx_batch(ptr(table), ops, keys, values, n, outcomes, mem, MemorySegment.NULL);
+  }
+
+  public static long size(long table) {
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment out = a.allocate(JAVA_LONG);
+      check(wixlib_h.wx_size(ptr(table), out));
+      return out.get(JAVA_LONG, 0);
+    }
+  }
+
+  public static long capacity(long table) {
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment out = a.allocate(JAVA_LONG);
+      check(wixlib_h.wx_capacity(ptr(table), out));
+      return out.get(JAVA_LONG, 0);
+    }
+  }
+
+  public static double loadFactor(long table) {
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment out = a.allocate(JAVA_DOUBLE);
+      check(wixlib_h.wx_load_factor(ptr(table), out));
+      return out.get(JAVA_DOUBLE, 0);
+    }
+  }
+
+  /** {size, capacity, bytes, resizes, stashUsed, displacements, failedInserts} and lastKernelMs. */
+  public record Stats(long size, long capacity, long bytes, long resizes, long stashUsed,
+      long displacements, long failedInserts, double lastKernelMillis) {}
+
+  public static Stats stats(long table) {
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment s = wx_stats.allocate(a);
+      check(wixlib_h.wx_stats_get(ptr(table), s));
+      return new Stats(wx_stats.size(s), wx_stats.capacity(s), wx_stats.bytes(s), wx_stats.resizes(s),
+          wx_stats.stash_used(s), wx_stats.displacements(s), wx_stats.failed_inserts(s),
+          wx_stats.last_kernel_ms(s));
+    }
+  }
+
+  public static void clear(long table) {
+    check(wixlib_h.wx_clear(ptr(table)));
+  }
+
+  public static void resize(long table, long capacity) {
+    check(wixlib_h.wx_resize(ptr(table), capacity));
+  }
+
+  /** Writes up to maxCount pairs; returns the number of live keys. */
+  public static long retrieveAll(long table, MemorySegment keys, MemorySegment values, long maxCount,
+      int mem) {
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment count = a.allocate(JAVA_LONG);
+      check(wixlib_h.wx_retrieve_all(ptr(table), keys, values, maxCount, count, mem, MemorySegment.NULL));
+      return count.get(JAVA_LONG, 0);
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package org.wixlib;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.wixlib.internal.ffi.wixlib_h;
+
+/** The Java constants equal the header's (through the generated bindings). */
+class TypesTest {
+
+  @Test
+  void outcomeConstantsMatchTheHeader() {
+    Wixlib.load();
+    assertEquals(wixlib_h.WX_OUT_NONE(), Outcome.NONE);
+    assertEquals(wixlib_h.WX_OUT_INSERTED(), Outcome.INSERTED);
+    assertEquals(wixlib_h.WX_OUT_PRESENT(), Outcome.PRESENT);
+    assertEquals(wixlib_h.WX_OUT_ASSIGNED(), Outcome.ASSIGNED);
+    assertEquals(wixlib_h.WX_OUT_FOUND(), Outcome.FOUND);
+    assertEquals(wixlib_h.WX_OUT_NOT_FOUND(), Outcome.NOT_FOUND);
+    assertEquals(wixlib_h.WX_OUT_ERASED(), Outcome.ERASED);
+    assertEquals(wixlib_h.WX_OUT_FULL(), Outcome.FULL);
+    assertEquals(wixlib_h.WX_OUT_INVALID_KEY(), Outcome.INVALID_KEY);
+    assertEquals("INVALID_KEY", Outcome.name(Outcome.INVALID_KEY));
+    assertEquals("UNKNOWN(200)", Outcome.name((byte) 200));
+  }
+
+  @Test
+  void opKindGrowConstantsMatchTheHeader() {
+    assertEquals(wixlib_h.WX_OP_INSERT(), Op.INSERT);
+    assertEquals(wixlib_h.WX_OP_ERASE(), Op.ERASE);
+    assertEquals(wixlib_h.WX_OP_FIND(), Op.FIND);
+    assertEquals(wixlib_h.WX_OP_INSERT_OR_ASSIGN(), Op.INSERT_OR_ASSIGN);
+    assertTrue(Op.isValid(Op.INSERT_OR_ASSIGN));
+    assertFalse(Op.isValid((byte) 4));
+    assertFalse(Op.isValid((byte) -1));
+    assertEquals(wixlib_h.WX_KIND_CPU(), TableKind.CPU.code());
+    assertEquals(wixlib_h.WX_KIND_GLHT(), TableKind.GLHT.code());
+    assertEquals(wixlib_h.WX_KIND_HIVE(), TableKind.HIVE.code());
+    assertEquals(wixlib_h.WX_GROW_AUTO(), GrowPolicy.AUTO.code());
+    assertEquals(wixlib_h.WX_GROW_NEVER(), GrowPolicy.NEVER.code());
+    assertEquals(wixlib_h.WX_KEY32_EMPTY(), HashTable.EMPTY_KEY);
+    assertEquals(wixlib_h.WX_KEY32_TOMBSTONE(), HashTable.TOMBSTONE_KEY);
+    assertEquals(wixlib_h.WX_MEM_HOST(), org.wixlib.internal.Native.MEM_HOST);
+    assertEquals(wixlib_h.WX_MEM_DEVICE(), org.wixlib.internal.Native.MEM_DEVICE);
+  }
+
+  @Test
+  void tableKindParsing() {
+    assertEquals(TableKind.HIVE, TableKind.parse(" hive "));
+    assertEquals(TableKind.GLHT, TableKind.parse("GLHT"));
+    assertEquals(TableKind.CPU, TableKind.fromCode(0));
+    assertThrows(InvalidArgumentException.class, () -> TableKind.parse("cuckoo"));
+    assertThrows(InvalidArgumentException.class, () -> TableKind.fromCode(3));
+    assertFalse(TableKind.CPU.isGpu());
+    assertTrue(TableKind.HIVE.isGpu());
+  }
+
+  @Test
+  void infoIsConsistent() {
+    Wixlib.Info info = Wixlib.info();
+    assertEquals("0.1.0", info.javaApiVersion());
+    assertEquals(info.javaApiVersion(), info.nativeVersion());
+    assertTrue(info.availableKinds().contains(TableKind.CPU));
+    for (TableKind k : TableKind.values()) {
+      assertEquals(Wixlib.isAvailable(k), info.availableKinds().contains(k), k.name());
+    }
+    boolean gpu = Wixlib.isAvailable(TableKind.GLHT);
+    assertEquals(gpu, !info.devices().isEmpty(), "devices listed iff a GPU kind is available");
+    for (Wixlib.DeviceInfo d : info.devices()) {
+      assertTrue(d.totalBytes() > 0 && d.freeBytes() <= d.totalBytes(), d.toString());
+      assertTrue(d.computeCapability() >= 30 && d.multiprocessors() > 0, d.toString());
+      assertFalse(d.name().isBlank());
+    }
+    if (gpu) {
+      assertTrue(info.cudaRuntimeVersion() > 0, "runtime version");
+    }
+    assertTrue(Wixlib.libraryLocation() != null);
+  }
+
+  @Test
+  void deviceCallsWithoutAGpuThrowNoDevice() {
+    org.junit.jupiter.api.Assumptions.assumeFalse(Wixlib.isAvailable(TableKind.GLHT), "a GPU is present");
+    NoDeviceException e = assertThrows(NoDeviceException.class, () -> DeviceBuffer.allocate(0, 64));
+    assertEquals("NO_DEVICE", e.statusName());
+    assertThrows(NoDeviceException.class, () -> HashTable.builder().kind(TableKind.HIVE).build());
+    assertThrows(NoDeviceException.class, () -> HashTable.builder().kind(TableKind.GLHT).build());
+    try (DeviceBuffer empty = DeviceBuffer.allocate(0, 0)) {
+      assertEquals(0, empty.byteSize());
+    }
+  }
+}

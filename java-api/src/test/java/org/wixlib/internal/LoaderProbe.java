@@ -1,0 +1,20 @@
+package org.wixlib.internal;
+
+import org.wixlib.HashTable;
+import org.wixlib.Wixlib;
+
+/** Run in a fresh JVM by NativeLoaderTest: loads the library the normal way and uses it. */
+public final class LoaderProbe {
+  private LoaderProbe() {}
+
+  public static void main(String[] args) {
+    try (HashTable t = HashTable.builder().build()) {
+      t.insert(new int[] {7}, new int[] {8});
+      System.out.println("version=" + Wixlib.nativeVersion() + " found=" + t.find(new int[] {7}, 0)[0]
+          + " from=" + Wixlib.libraryLocation());
+    } catch (RuntimeException e) {
+      System.out.println("error=" + e.getClass().getName() + ": " + e.getMessage());
+      System.exit(2);
+    }
+  }
+}

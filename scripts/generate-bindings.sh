@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Generates the Java FFM bindings of native/include/wixlib.h with jextract into
+# java-api/src/main/java/org/wixlib/internal/ffi/ (generated code: never edit it by hand).
+#
+#   scripts/generate-bindings.sh            regenerate the committed bindings
+#   scripts/generate-bindings.sh --check    generate into a temp dir and diff; exit 1 when stale
+#
+# jextract comes from $JEXTRACT, else `jextract` on PATH. No --library is passed: the generated code
+# then looks symbols up with SymbolLookup.loaderLookup(), which sees libwixlib.so once
+# org.wixlib.internal.NativeLoader has System.load-ed it.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+HEADER="$ROOT/native/include/wixlib.h"
+PACKAGE="org.wixlib.internal.ffi"
+OUT_ROOT="$ROOT/java-api/src/main/java"
+PKG_DIR="$OUT_ROOT/${PACKAGE//.//}"
+
+MODE=generate
+case "${1:-}" in
+  "") ;;
+  --check) MODE=check ;;
+  -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+  *) echo "usage: $0 [--check]" >&2; exit 2 ;;
+esac
+
+JEXTRACT_BIN="${JEXTRACT:-}"
+if [[ -z "$JEXTRACT_BIN" ]]; then
+  JEXTRACT_BIN="$(command -v jextract || true)"
+fi
+if [[ -z "$JEXTRACT_BIN" || ! -x "$JEXTRACT_BIN" ]]; then
+  cat >&2 <<'MSG'
+generate-bindings: jextract not found (set JEXTRACT=/path/to/bin/jextract or put jextract on PATH).
+  Get it from https://github.com/openjdk/jextract (sources, commit 0b89a462): it builds with a plain
+  javac against a JDK 22+ and libclang (Debian: apt-get install libclang-14-dev), or use a binary
+  release from https://jdk.java.net/jextract/.
+MSG
+  exit 3
+fi
+
+# Only the wixlib API: explicit symbol lists keep libc/stdint declarations out of the bindings.
+FUNCTIONS=(
+  wx_version wx_version_string wx_last_error wx_status_name wx_kind_available wx_cuda_versions
+  wx_device_count wx_device_name wx_device_memory wx_device_properties wx_device_alloc
+  wx_device_free wx_copy
+  wx_config_init wx_table_create wx_table_destroy
+  wx_insert wx_insert_or_assign wx_find wx_contains wx_erase wx_batch
+  wx_size wx_capacity wx_load_factor wx_stats_get wx_clear wx_resize wx_retrieve_all
+)
+STRUCTS=(wx_config wx_stats)
+# wx_table is opaque (a pointer type only): jextract has nothing to generate for it.
+TYPEDEFS=(wx_config wx_stats)
+CONSTANTS=(
+  WX_VERSION_MAJOR WX_VERSION_MINOR WX_VERSION_PATCH
+  WX_OK WX_ERR_INVALID_ARGUMENT WX_ERR_INVALID_KEY WX_ERR_OUT_OF_MEMORY WX_ERR_NO_DEVICE
+  WX_ERR_CUDA WX_ERR_FULL WX_ERR_UNSUPPORTED WX_ERR_INTERNAL
+  WX_KIND_CPU WX_KIND_GLHT WX_KIND_HIVE
+  WX_MEM_HOST WX_MEM_DEVICE
+  WX_OUT_NONE WX_OUT_INSERTED WX_OUT_PRESENT WX_OUT_ASSIGNED WX_OUT_FOUND WX_OUT_NOT_FOUND
+  WX_OUT_ERASED WX_OUT_FULL WX_OUT_INVALID_KEY
+  WX_OP_INSERT WX_OP_ERASE WX_OP_FIND WX_OP_INSERT_OR_ASSIGN
+  WX_GROW_AUTO WX_GROW_NEVER
+  WX_KEY32_EMPTY WX_KEY32_TOMBSTONE
+)
+
+ARGS=(--target-package "$PACKAGE" --header-class-name wixlib_h)
+for f in "${FUNCTIONS[@]}"; do ARGS+=(--include-function "$f"); done
+for s in "${STRUCTS[@]}"; do ARGS+=(--include-struct "$s"); done
+for t in "${TYPEDEFS[@]}"; do ARGS+=(--include-typedef "$t"); done
+for c in "${CONSTANTS[@]}"; do ARGS+=(--include-constant "$c"); done
+
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+"$JEXTRACT_BIN" "${ARGS[@]}" --output "$TMP" "$HEADER"
+GEN_DIR="$TMP/${PACKAGE//.//}"
+if [[ ! -d "$GEN_DIR" ]]; then
+  echo "generate-bindings: jextract produced no $PACKAGE package" >&2
+  exit 4
+fi
+
+if [[ "$MODE" == check ]]; then
+  if diff -r -u "$PKG_DIR" "$GEN_DIR" >"$TMP/diff.txt" 2>&1; then
+    echo "generate-bindings: bindings are up to date ($PKG_DIR)"
+    exit 0
+  fi
+  head -n 60 "$TMP/diff.txt" >&2
+  echo "generate-bindings: bindings are STALE: run scripts/generate-bindings.sh and commit the result" >&2
+  exit 1
+fi
+
+rm -rf "$PKG_DIR"
+mkdir -p "$PKG_DIR"
+cp "$GEN_DIR"/*.java "$PKG_DIR"/
+echo "generate-bindings: wrote $(ls "$PKG_DIR" | wc -l) files to $PKG_DIR"
