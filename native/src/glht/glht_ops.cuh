@@ -1,0 +1,422 @@
+// GLHT per-operation protocols (device code). Thread paths handle the common cases with one op per
+// thread; the warp path (one warp per op, lane i reads slot home+i) handles the inserts that need a
+// far empty slot and hopscotch displacement. Every loop is bounded; an op that runs out of attempts
+// returns PENDING and the host re-runs it in a later launch. Protocol and proofs: DESIGN.md.
+#pragma once
+#include <cstdint>
+
+#include "glht/glht_slot.cuh"
+#include "wixlib.h"
+
+namespace wx {
+namespace glht {
+
+// Device counters of one table (one 64-byte struct).
+struct Counters {
+  unsigned long long size;           // live keys (exact)
+  unsigned long long displacements;  // hopscotch moves since creation
+  unsigned long long pending;        // ops of the last pass that ran out of attempts
+  unsigned long long full;           // inserts of the last pass that found no room
+  unsigned long long invalid;        // reserved keys seen in the last pass
+  unsigned long long errors;         // broken invariants (must stay 0)
+  unsigned long long count;          // scratch: retrieve_all / invariant checks
+  unsigned long long stashed;        // keys in the overflow stash
+};
+
+// Slots 0 .. ns-1 (ns = nb + kH) are the hopscotch array (homes 0..nb-1, the last kH slots only
+// extend the last neighbourhoods); slots ns .. nt-1 are the overflow stash: sb buckets of kH slots.
+// A key that no displacement can bring near its home goes to bucket (home mod sb) and its home's
+// meta word gets the STASH bit; lookups scan that bucket only when the bit is set. Stash slots use
+// only their kv word and follow the same rules (changed only under the home's lock).
+struct View {
+  Slot* s;
+  unsigned long long nb;
+  unsigned long long ns;
+  unsigned long long sb;
+  unsigned long long nt;
+  Counters* c;
+};
+
+__device__ __forceinline__ unsigned long long stash_base(const View& t, unsigned long long h) {
+  return t.ns + (h % t.sb) * kH;
+}
+
+// Internal outcome beyond wx_outcome: the thread path hands the op to the warp path.
+constexpr int kSlow = 100;
+constexpr int kPending = WX_OUT_NONE;  // not finished; re-run by the host
+
+constexpr int kThreadAttempts = 32;  // thread-path retries (validation / lock contention)
+constexpr int kWarpAttempts = 8;     // warp-path retries of the lock on the home
+constexpr int kFarWindows = 16;      // empty-slot search: 16 windows of 32 slots past the home's
+constexpr int kMaxMoves = 64;        // displacement steps per insert
+constexpr unsigned kFull = 0xFFFFFFFFu;
+
+__device__ __forceinline__ void backoff(int attempt) {
+  __nanosleep(32u << (attempt < 6 ? attempt : 6));
+}
+
+enum Loc { kFound, kAbsent, kRetry };
+
+// Coherent lookup with miss validation. FOUND needs no validation (a key seen in a kv word was
+// present at that moment); ABSENT is returned only when the home was unlocked and its meta word
+// unchanged across all kv reads, i.e. the home's key set was frozen while we looked.
+// kValidate = false (inserts): ABSENT only says "unlocked and not seen"; the CAS that follows expects
+// the same meta word m1 and so performs the validation itself.
+// kvh: the home slot's kv word as read with m1 (a CAS expectation only).
+template <bool kValidate>
+__device__ __forceinline__ Loc locate(const View& t, uint32_t k, unsigned long long h, unsigned long long& m1,
+                                      unsigned long long& pos, unsigned long long& kvv, unsigned long long& kvh) {
+  ld_slot(t.s + h, kvh, m1);
+  uint32_t b = bitmap_of(m1);
+  if (b & 1u) {
+    // A hit in the paired read is always true; a miss there may be a stale element: re-read.
+    unsigned long long x = kv_key(kvh) == k ? kvh : ld_relaxed(&t.s[h].kv);
+    if (kv_key(x) == k) {
+      pos = h;
+      kvv = x;
+      return kFound;
+    }
+    b &= ~1u;
+  }
+  while (b) {
+    int i = __ffs(b) - 1;
+    b &= b - 1;
+    unsigned long long x = ld_relaxed(&t.s[h + i].kv);
+    if (kv_key(x) == k) {
+      pos = h + i;
+      kvv = x;
+      return kFound;
+    }
+  }
+  if (stashed(m1)) {
+    const unsigned long long sbase = stash_base(t, h);
+    for (int q0 = 0; q0 < kH; q0 += 4) {
+      unsigned long long x[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) x[q] = ld_relaxed(&t.s[sbase + q0 + q].kv);
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        if (kv_key(x[q]) == k) {
+          pos = sbase + q0 + q;
+          kvv = x[q];
+          return kFound;
+        }
+    }
+  }
+  if (locked(m1)) return kRetry;
+  if (!kValidate) return kAbsent;
+#ifndef GLHT_NO_VALIDATION_FENCE
+  fence_acq_rel();  // the kv reads above come before the re-read of the meta word
+#endif
+  return ld_relaxed(&t.s[h].meta) == m1 ? kAbsent : kRetry;
+}
+
+// Read-only lookup (no writer runs during the kernel): one 16-byte read of the home slot, then only
+// the slots its bitmap names. A lock bit seen here is a leaked flag: counted as an error.
+__device__ __forceinline__ bool lookup_ro(const View& t, uint32_t k, unsigned long long h, uint32_t& v) {
+  unsigned long long kvh, m;
+  ld_slot_nc(t.s + h, kvh, m);
+  if (locked(m)) atomicAdd(&t.c->errors, 1ull);
+  uint32_t b = bitmap_of(m);
+  if ((b & 1u) && kv_key(kvh) == k) {
+    v = kv_value(kvh);
+    return true;
+  }
+  b &= ~1u;
+  while (b) {
+    int i = __ffs(b) - 1;
+    b &= b - 1;
+    unsigned long long x = ld_kv_nc(t.s + h + i);
+    if (kv_key(x) == k) {
+      v = kv_value(x);
+      return true;
+    }
+  }
+  if (stashed(m)) {
+    const unsigned long long sbase = stash_base(t, h);
+    for (int q = 0; q < kH; ++q) {
+      unsigned long long x = ld_kv_nc(t.s + sbase + q);
+      if (kv_key(x) == k) {
+        v = kv_value(x);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Coherent find for mixed batches: WX_OUT_FOUND (value in v) / WX_OUT_NOT_FOUND / kPending.
+__device__ __forceinline__ int thread_find(const View& t, uint32_t k, unsigned long long h, uint32_t& v) {
+  for (int a = 0; a < kThreadAttempts; ++a) {
+    if (a) backoff(a);
+    unsigned long long m1, pos, kvv, kvh;
+    Loc r = locate<true>(t, k, h, m1, pos, kvv, kvh);
+    if (r == kFound) {
+      v = kv_value(kvv);
+      return WX_OUT_FOUND;
+    }
+    if (r == kAbsent) return WX_OUT_NOT_FOUND;
+  }
+  return kPending;
+}
+
+// Insert / insert_or_assign, thread path. Home slot empty: one 16-byte CAS writes key+value and sets
+// bit 0 (the linearization point). Otherwise lock the home (CAS on meta from the validated snapshot,
+// so the miss is still true), claim the first empty slot of the neighbourhood with a CAS that also
+// writes key+value, publish the bit with a release store that unlocks. No empty: unlock, kSlow.
+__device__ __forceinline__ int thread_upsert(const View& t, uint32_t k, uint32_t v, bool assign,
+                                             unsigned long long h) {
+  Slot* s = t.s;
+  const unsigned long long kv_new = make_kv(k, v);
+  for (int a = 0; a < kThreadAttempts; ++a) {
+    if (a) backoff(a);
+    unsigned long long m1, pos, kvv, kvh;
+    Loc r = locate<false>(t, k, h, m1, pos, kvv, kvh);
+    if (r == kRetry) continue;
+    if (r == kFound) {
+      if (!assign) return WX_OUT_PRESENT;
+      if (locked(m1)) continue;
+      if (pos == h) {
+        if (cas128(s + h, kvv, m1, kv_new, m1)) return WX_OUT_ASSIGNED;
+        continue;
+      }
+      if (cas64(&s[h].meta, m1, m1 | kLock) != m1) continue;
+      st_relaxed(&s[pos].kv, kv_new);  // the key cannot have moved: we hold its home
+      st_release(&s[h].meta, m1);      // key set unchanged: restore the word
+      return WX_OUT_ASSIGNED;
+    }
+    const uint32_t bm = bitmap_of(m1);
+    if (!(bm & 1u) && kvh == kEmptyKv) {  // CAS checks both words: a stale kvh only fails it
+      if (cas128(s + h, kEmptyKv, m1, kv_new, bumped(m1, bm | 1u))) return WX_OUT_INSERTED;
+      continue;
+    }
+    if (cas64(&s[h].meta, m1, m1 | kLock) != m1) continue;
+    // Holding the home: look for an empty slot, four reads in flight at a time.
+    for (int j0 = 0; j0 < kH; j0 += 4) {
+      unsigned long long x[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) x[q] = ld_relaxed(&s[h + j0 + q].kv);
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        if (x[q] == kEmptyKv && cas64(&s[h + j0 + q].kv, kEmptyKv, kv_new) == kEmptyKv) {
+          // the fill was an awaited CAS, performed at L2 before this store is issued
+          st_relaxed(&s[h].meta, bumped(m1, bm | (1u << (j0 + q))));
+          return WX_OUT_INSERTED;
+        }
+      }
+    }
+    st_relaxed(&s[h].meta, m1);  // nothing written: unlock with the same word
+    return kSlow;
+  }
+  return kPending;
+}
+
+// Erase, thread path: key in its home slot → one 16-byte CAS; elsewhere in the neighbourhood → one
+// CAS on the home's meta (unlink) then a store of EMPTY; in the stash → lock, empty, unlock.
+__device__ __forceinline__ int thread_erase(const View& t, uint32_t k, unsigned long long h) {
+  Slot* s = t.s;
+  for (int a = 0; a < kThreadAttempts; ++a) {
+    if (a) backoff(a);
+    unsigned long long m1, pos, kvv, kvh;
+    Loc r = locate<true>(t, k, h, m1, pos, kvv, kvh);
+    if (r == kRetry) continue;
+    if (r == kAbsent) return WX_OUT_NOT_FOUND;
+    if (locked(m1)) continue;
+    const uint32_t bm = bitmap_of(m1);
+    if (pos == h) {
+      if (cas128(s + h, kvv, m1, kEmptyKv, bumped(m1, bm & ~1u))) return WX_OUT_ERASED;
+      continue;
+    }
+    if (pos < t.ns) {
+      // Unlink first: one CAS clears the bit (the linearization point); the slot still holds the
+      // key until the store below, but no op treats an unlinked slot as holding a key of h (moves
+      // check the bit, claims need EMPTY), and a reader that still has the old bitmap began before
+      // the erase, so its hit is linearized before it.
+      if (cas64(&s[h].meta, m1, bumped(m1, bm & ~(1u << (pos - h)))) != m1) continue;
+      st_relaxed(&s[pos].kv, kEmptyKv);
+      return WX_OUT_ERASED;
+    }
+    if (cas64(&s[h].meta, m1, m1 | kLock) != m1) continue;
+    st_relaxed(&s[pos].kv, kEmptyKv);
+    {  // stash: keep the STASH bit only while another key of h is in the bucket
+      const unsigned long long sbase = stash_base(t, h);
+      bool more = false;
+      for (int q = 0; q < kH && !more; ++q) {
+        const uint32_t kq = kv_key(ld_relaxed(&s[sbase + q].kv));
+        more = is_user_key(kq) && home_of(kq, t.nb) == h;
+      }
+      atomicAdd(&t.c->stashed, ~0ull);
+      st_release(&s[h].meta, bumped(with_stash(m1, more), bm));
+      return WX_OUT_ERASED;
+    }
+  }
+  return kPending;
+}
+
+// Holding home h (meta m1 before locking): put the key in the home's stash bucket, set STASH and
+// unlock; FULL (and unlock unchanged) when the bucket has no empty slot.
+__device__ __forceinline__ int stash_insert(const View& t, unsigned long long h, unsigned long long m1,
+                                            unsigned long long kv_new, unsigned long long sbase) {
+  Slot* s = t.s;
+  const int lane = threadIdx.x & 31;
+  uint32_t em = __ballot_sync(kFull, ld_relaxed(&s[sbase + lane].kv) == kEmptyKv);
+  while (em) {
+    const int j = __ffs(em) - 1;
+    em &= em - 1;
+    int ok = 0;
+    if (lane == 0 && cas64(&s[sbase + j].kv, kEmptyKv, kv_new) == kEmptyKv) {
+      st_relaxed(&s[h].meta, bumped(with_stash(m1, true), bitmap_of(m1)));  // after an awaited CAS
+      atomicAdd(&t.c->stashed, 1ull);
+      ok = 1;
+    }
+    if (__shfl_sync(kFull, ok, 0)) return WX_OUT_INSERTED;
+  }
+  if (lane == 0) st_relaxed(&s[h].meta, m1);
+  return WX_OUT_FULL;
+}
+
+// Warp path of insert / insert_or_assign: the whole warp works on one op (inputs warp-uniform).
+// Lanes read the 32 slots of a window in parallel; lane 0 performs every write, so each write is
+// ordered by one thread's program order and its acquire/release atomics.
+// Returns INSERTED / PRESENT / ASSIGNED / FULL / kPending (same value in every lane).
+static __device__ __noinline__ int warp_upsert(const View& t, uint32_t k, uint32_t v, bool assign, unsigned long long h) {
+  Slot* s = t.s;
+  const int lane = threadIdx.x & 31;
+  const unsigned long long kv_new = make_kv(k, v);
+  bool contended = false;
+  for (int a = 0; a < kWarpAttempts; ++a) {
+    if (a) backoff(a + 2);
+    unsigned long long m1 = 0;
+    if (lane == 0) m1 = ld_relaxed(&s[h].meta);
+    m1 = __shfl_sync(kFull, m1, 0);
+    if (locked(m1)) continue;
+    unsigned long long x = ld_relaxed(&s[h + lane].kv);
+    const uint32_t hit = __ballot_sync(kFull, ((bitmap_of(m1) >> lane) & 1u) && kv_key(x) == k);
+    const unsigned long long sbase = stash_base(t, h);
+    uint32_t shit = 0;
+    if (stashed(m1)) shit = __ballot_sync(kFull, kv_key(ld_relaxed(&s[sbase + lane].kv)) == k);
+    if ((hit || shit) && !assign) return WX_OUT_PRESENT;
+    unsigned long long got = 0;
+    if (lane == 0) got = cas64(&s[h].meta, m1, m1 | kLock);
+    got = __shfl_sync(kFull, got, 0);
+    if (got != m1) continue;
+    // ---- holding home h; its key set is what we read.
+    if (hit || shit) {
+      const unsigned long long at = hit ? h + __ffs(hit) - 1 : sbase + __ffs(shit) - 1;
+      if (lane == 0) {
+        st_relaxed(&s[at].kv, kv_new);
+        st_release(&s[h].meta, m1);
+      }
+      return WX_OUT_ASSIGNED;
+    }
+    // Phase A: an empty slot in the neighbourhood (others may have freed one since the thread path).
+    for (int tries = 0; tries < 4; ++tries) {
+      x = ld_relaxed(&s[h + lane].kv);
+      uint32_t em = __ballot_sync(kFull, x == kEmptyKv);
+      if (!em) break;
+      while (em) {
+        const int j = __ffs(em) - 1;
+        em &= em - 1;
+        int ok = 0;
+        if (lane == 0 && cas64(&s[h + j].kv, kEmptyKv, kv_new) == kEmptyKv) {
+          st_relaxed(&s[h].meta, bumped(m1, bitmap_of(m1) | (1u << j)));  // after an awaited CAS
+          ok = 1;
+        }
+        if (__shfl_sync(kFull, ok, 0)) return WX_OUT_INSERTED;
+      }
+    }
+    // Phase B: reserve the first empty slot past the neighbourhood (bounded search, no wrap).
+    unsigned long long e = ~0ull;
+    for (int w = 1; w <= kFarWindows && e == ~0ull; ++w) {
+      const unsigned long long base = h + 32ull * w;
+      if (base >= t.ns) break;
+      const unsigned long long idx = base + lane;
+      const unsigned long long y = idx < t.ns ? ld_relaxed(&s[idx].kv) : 0ull;
+      uint32_t em = __ballot_sync(kFull, y == kEmptyKv);
+      while (em) {
+        const int j = __ffs(em) - 1;
+        em &= em - 1;
+        int ok = 0;
+        if (lane == 0) ok = cas64(&s[base + j].kv, kEmptyKv, kReservedKv) == kEmptyKv;
+        if (__shfl_sync(kFull, ok, 0)) {
+          e = base + j;
+          break;
+        }
+      }
+    }
+    if (e == ~0ull) return stash_insert(t, h, m1, kv_new, sbase);
+    // Phase C: hop the reserved slot e back toward h. Lanes 0..30 read slots e-31 .. e-1; a slot is
+    // a candidate when it is empty (reserve it instead) or holds a key whose home s satisfies
+    // e - s <= 31 (that key may move to e). Candidates are tried from the farthest-back one.
+    for (int step = 0; step < kMaxMoves && e - h >= static_cast<unsigned long long>(kH); ++step) {
+      const unsigned long long base = e - (kH - 1);  // > h, so the owner s of a candidate is never h
+      const bool valid = lane < kH - 1;
+      const unsigned long long y = valid ? ld_relaxed(&s[base + lane].kv) : 0ull;
+      const uint32_t yk = kv_key(y);
+      const bool user = valid && is_user_key(yk);
+      const unsigned long long ys = user ? home_of(yk, t.nb) : 0ull;
+      if (user && (ys > base + lane || base + lane - ys >= static_cast<unsigned long long>(kH)))
+        atomicAdd(&t.c->errors, 1ull);  // a key outside its neighbourhood
+      uint32_t cand = __ballot_sync(kFull, (valid && y == kEmptyKv) || (user && ys >= base && ys != h));
+      bool moved = false;
+      while (cand && !moved) {
+        const int j = __ffs(cand) - 1;
+        cand &= cand - 1;
+        const unsigned long long yj = __shfl_sync(kFull, y, j);
+        const unsigned long long sj = __shfl_sync(kFull, ys, j);
+        const unsigned long long p = base + j;
+        int ok = 0, busy = 0;
+        if (lane == 0) {
+          if (yj == kEmptyKv) {
+            if (cas64(&s[p].kv, kEmptyKv, kReservedKv) == kEmptyKv) {
+              st_relaxed(&s[e].kv, kEmptyKv);
+              ok = 1;
+            }
+          } else {
+            const unsigned long long ms = ld_relaxed(&s[sj].meta);
+            if (locked(ms) || cas64(&s[sj].meta, ms, ms | kLock) != ms) {
+              busy = 1;
+            } else {
+              const unsigned long long cur = ld_relaxed(&s[p].kv);
+              const uint32_t bp = 1u << (p - sj), be = 1u << (e - sj);
+              if (kv_key(cur) == kv_key(yj) && (bitmap_of(ms) & bp)) {
+                st_relaxed(&s[e].kv, cur);          // copy first (temporary duplicate) ...
+                st_relaxed(&s[p].kv, kReservedKv);  // ... then the old slot becomes our target
+                st_release(&s[sj].meta, bumped(ms, (bitmap_of(ms) & ~bp) | be));
+                atomicAdd(&t.c->displacements, 1ull);
+                ok = 1;
+              } else {
+                // moved or erased meanwhile (an erase unlinks the bit before emptying the slot)
+                st_relaxed(&s[sj].meta, ms);  // nothing written: unlock unchanged
+              }
+            }
+          }
+        }
+        if (__shfl_sync(kFull, busy, 0)) contended = true;
+        if (__shfl_sync(kFull, ok, 0)) {
+          moved = true;
+          e = p;
+        }
+      }
+      if (!moved) break;
+    }
+    if (e - h >= static_cast<unsigned long long>(kH)) {  // could not bring the target into range
+      if (lane == 0) st_relaxed(&s[e].kv, kEmptyKv);
+      if (contended) {  // a neighbour was busy: retry later rather than use the stash
+        if (lane == 0) st_release(&s[h].meta, m1);
+        return kPending;
+      }
+      return stash_insert(t, h, m1, kv_new, sbase);
+    }
+    // Phase D: fill the reserved target and publish it with the unlocking store.
+    if (lane == 0) {
+      st_relaxed(&s[e].kv, kv_new);
+      st_release(&s[h].meta, bumped(m1, bitmap_of(m1) | (1u << (e - h))));
+    }
+    return WX_OUT_INSERTED;
+  }
+  return kPending;
+}
+
+}  // namespace glht
+}  // namespace wx

@@ -1,0 +1,262 @@
+// GLHT table: host-side driver of the kernels (passes, re-runs, growth, stats).
+#include "glht/glht_table.cuh"
+
+#include <cmath>
+#include <cstddef>
+#include <string>
+
+namespace wx {
+namespace glht {
+namespace {
+
+constexpr int kMaxPendingPasses = 256; // re-runs of unfinished elements per call
+constexpr int kMaxGrows = 40;          // doublings per call
+constexpr int kMaxRehashTries = 8;     // doublings inside one rehash that found no room
+
+}  // namespace
+
+GlhtTable::GlhtTable(const wx_config& config) {
+  device_ = config.device;
+  DeviceScope scope(device_);
+  if (std::isfinite(config.max_load_factor) && config.max_load_factor > 0.0 && config.max_load_factor <= 1.0)
+    max_lf_ = config.max_load_factor;
+  grow_ = config.grow;
+  nb_ = nb_for_capacity(config.capacity);
+  slots_ = DeviceArray<Slot>(total_slots(nb_));
+  ctr_ = DeviceArray<Counters>(1);
+  WX_CUDA(cudaMemset(ctr_.get(), 0, sizeof(Counters)));
+  launch_init(view(), nullptr);
+  WX_CUDA(cudaMallocHost(reinterpret_cast<void**>(&host_ctr_), sizeof(Counters)));
+  WX_CUDA(cudaEventCreate(&ev0_));
+  WX_CUDA(cudaEventCreate(&ev1_));
+  WX_CUDA(cudaDeviceSynchronize());
+}
+
+GlhtTable::~GlhtTable() {
+  DeviceScope scope(device_);
+  if (ev0_) cudaEventDestroy(ev0_);
+  if (ev1_) cudaEventDestroy(ev1_);
+  if (host_ctr_) cudaFreeHost(host_ctr_);
+}
+
+uint64_t GlhtTable::nb_for_capacity(uint64_t keys) const {
+  const double want = std::ceil(static_cast<double>(keys) / max_lf_ - 1e-6);
+  const uint64_t nb = want < 64.0 ? 64 : static_cast<uint64_t>(want);
+  return nb;
+}
+
+Counters GlhtTable::read_counters(cudaStream_t st) {
+  WX_CUDA(cudaMemcpyAsync(host_ctr_, ctr_.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
+  WX_CUDA(cudaStreamSynchronize(st));
+  return *host_ctr_;
+}
+
+void GlhtTable::reset_call_counters(cudaStream_t st) {
+  // pending, full, invalid are adjacent
+  WX_CUDA(cudaMemsetAsync(&ctr_.get()->pending, 0, 3 * sizeof(unsigned long long), st));
+}
+
+BatchResult GlhtTable::run(Mode mode, const Batch& b) {
+  DeviceScope scope(device_);
+  BatchResult r;
+  if (b.n == 0) return r;
+  cudaStream_t st = static_cast<cudaStream_t>(b.stream);
+  const bool read_only = mode == Mode::find || mode == Mode::contains;
+  const bool inserts = mode == Mode::insert || mode == Mode::assign || mode == Mode::mixed;
+  if (!b.keys) fail(WX_ERR_INVALID_ARGUMENT, "GLHT: keys is NULL");
+  if (mode == Mode::find && !b.values_out) fail(WX_ERR_INVALID_ARGUMENT, "GLHT find: values is NULL");
+  if (mode == Mode::contains && !b.outcomes) fail(WX_ERR_INVALID_ARGUMENT, "GLHT contains: found is NULL");
+  if (mode == Mode::mixed && (!b.ops || !b.values_in)) fail(WX_ERR_INVALID_ARGUMENT, "GLHT batch: ops/values NULL");
+
+  Args a;
+  a.keys = static_cast<const uint32_t*>(b.keys);
+  a.values_in = static_cast<const uint32_t*>(b.values_in);
+  a.values_out = static_cast<uint32_t*>(mode == Mode::mixed ? const_cast<void*>(b.values_in) : b.values_out);
+  a.ops = b.ops;
+  a.outcomes = b.outcomes;
+  a.n = b.n;
+  a.not_found = static_cast<uint32_t>(b.not_found);
+  if (!read_only && !a.outcomes) {  // outcomes mark unfinished / full elements between passes
+    if (scratch_outcomes_.size() < b.n) {
+      scratch_outcomes_.reset();
+      scratch_outcomes_ = DeviceArray<uint8_t>(b.n);
+    }
+    a.outcomes = scratch_outcomes_.get();
+  }
+
+  const uint64_t errors_before = read_counters(st).errors;
+  reset_call_counters(st);
+  WX_CUDA(cudaEventRecord(ev0_, st));
+  launch_batch(mode, view(), a, st);
+  WX_CUDA(cudaEventRecord(ev1_, st));  // re-recorded after every later launch of this call
+  Counters c = read_counters(st);
+  r.invalid = c.invalid;
+
+  bool some_full = c.full > 0;
+  int passes = 0, grows = 0;
+  while (!read_only) {
+    if (some_full && inserts && grow_ == WX_GROW_AUTO && grows < kMaxGrows) {
+      // Grow first: in a full table the unfinished elements are mostly contention on full homes.
+      ++grows;
+      try {
+        rehash(nb_ * 2, st);
+      } catch (const Error& err) {
+        if (err.status() != WX_ERR_OUT_OF_MEMORY) throw;
+        // Out of memory: the table is intact. Finish the unfinished elements in this table (each
+        // ends placed or FULL), count the FULL ones, and report the allocation failure.
+        for (int p = 0; p < kMaxPendingPasses && c.pending > 0; ++p) {
+          a.pass = ++passes + grows;
+          a.rerun_full = false;
+          reset_call_counters(st);
+          launch_batch(mode, view(), a, st);
+          c = read_counters(st);
+        }
+        WX_CUDA(cudaMemsetAsync(&ctr_.get()->count, 0, sizeof(unsigned long long), st));
+        launch_count_outcome(a.outcomes, a.n, WX_OUT_FULL, &ctr_.get()->count, st);
+        failed_inserts_ += read_counters(st).count;
+        throw;
+      }
+      a.pass = passes + grows;
+      a.rerun_full = true;  // re-runs FULL and unfinished (NONE) elements
+    } else if (c.pending > 0) {
+      if (++passes > kMaxPendingPasses)
+        fail(WX_ERR_INTERNAL, "GLHT: " + std::to_string(c.pending) + " operations did not finish after " +
+                                  std::to_string(kMaxPendingPasses) + " passes (marked WX_OUT_NONE)");
+      a.pass = passes + grows;
+      a.rerun_full = false;
+    } else {
+      break;
+    }
+    reset_call_counters(st);
+    launch_batch(mode, view(), a, st);
+    WX_CUDA(cudaEventRecord(ev1_, st));
+    c = read_counters(st);
+    some_full = a.rerun_full ? c.full > 0 : (some_full || c.full > 0);
+  }
+  // Keep the load factor at or below the maximum (soft: an allocation failure here loses nothing).
+  if (inserts && grow_ == WX_GROW_AUTO && static_cast<double>(c.size) > max_lf_ * static_cast<double>(nb_) + 0.5) {
+    try {
+      rehash(nb_ * 2, st);
+      WX_CUDA(cudaEventRecord(ev1_, st));
+    } catch (const Error& err) {
+      if (err.status() != WX_ERR_OUT_OF_MEMORY) throw;
+    }
+  }
+  if (some_full) {
+    WX_CUDA(cudaMemsetAsync(&ctr_.get()->count, 0, sizeof(unsigned long long), st));
+    launch_count_outcome(a.outcomes, a.n, WX_OUT_FULL, &ctr_.get()->count, st);
+    c = read_counters(st);
+    r.full = c.count;
+    failed_inserts_ += r.full;
+  }
+  WX_CUDA(cudaEventSynchronize(ev1_));
+  float ms = 0.f;
+  WX_CUDA(cudaEventElapsedTime(&ms, ev0_, ev1_));
+  last_ms_ = ms;
+  c = read_counters(st);
+  if (c.errors != errors_before)
+    fail(WX_ERR_INTERNAL, "GLHT: kernels detected " + std::to_string(c.errors - errors_before) +
+                              " broken invariants (leaked lock or misplaced key)");
+  return r;
+}
+
+void GlhtTable::rehash(uint64_t new_nb, cudaStream_t st) {
+  if (new_nb < 64) new_nb = 64;
+  const Counters now = read_counters(st);
+  DeviceArray<Counters> tc(1);
+  for (int attempt = 0; attempt < kMaxRehashTries; ++attempt, new_nb *= 2) {
+    DeviceArray<Slot> fresh(total_slots(new_nb));  // may throw WX_ERR_OUT_OF_MEMORY: the old table is intact
+    WX_CUDA(cudaMemsetAsync(tc.get(), 0, sizeof(Counters), st));
+    const View nv = view_of(fresh.get(), new_nb, tc.get());
+    launch_init(nv, st);
+    Counters c{};
+    for (int pass = 0; pass <= kMaxPendingPasses; ++pass) {
+      WX_CUDA(cudaMemsetAsync(&tc.get()->pending, 0, sizeof(unsigned long long), st));
+      launch_rehash(nv, slots_.get(), total_slots(nb_), st);  // re-running is idempotent (PRESENT)
+      WX_CUDA(cudaMemcpyAsync(&c, tc.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
+      WX_CUDA(cudaStreamSynchronize(st));
+      if (c.pending == 0 || c.full > 0) break;
+    }
+    if (c.full > 0 || c.pending > 0) continue;  // unlucky clustering: try twice the homes
+    if (c.size != now.size || c.errors != 0)
+      fail(WX_ERR_INTERNAL, "GLHT rehash placed " + std::to_string(c.size) + " of " + std::to_string(now.size) +
+                                " keys (" + std::to_string(c.errors) + " invariant errors)");
+    displacements_base_ += c.displacements;
+    // The new table's stash count replaces the old one's.
+    WX_CUDA(cudaMemcpyAsync(&ctr_.get()->stashed, &tc.get()->stashed, sizeof(unsigned long long),
+                            cudaMemcpyDeviceToDevice, st));
+    WX_CUDA(cudaStreamSynchronize(st));
+    slots_ = std::move(fresh);
+    nb_ = new_nb;
+    ++resizes_;
+    return;
+  }
+  fail(WX_ERR_INTERNAL, "GLHT rehash found no room after " + std::to_string(kMaxRehashTries) + " doublings");
+}
+
+uint64_t GlhtTable::size() {
+  DeviceScope scope(device_);
+  unsigned long long s = 0;
+  WX_CUDA(cudaMemcpy(&s, &ctr_.get()->size, sizeof(s), cudaMemcpyDeviceToHost));
+  return s;
+}
+
+void GlhtTable::stats(wx_stats* s) {
+  DeviceScope scope(device_);
+  WX_CUDA(cudaDeviceSynchronize());
+  const Counters c = read_counters(nullptr);
+  s->size = c.size;
+  s->capacity = nb_;
+  s->bytes = slots_.bytes() + ctr_.bytes() + scratch_outcomes_.bytes();
+  s->resizes = resizes_;
+  s->stash_used = c.stashed;
+  s->displacements = c.displacements + displacements_base_;
+  s->failed_inserts = failed_inserts_;
+  s->last_kernel_ms = last_ms_;
+}
+
+void GlhtTable::clear() {
+  DeviceScope scope(device_);
+  WX_CUDA(cudaDeviceSynchronize());
+  launch_init(view(), nullptr);
+  WX_CUDA(cudaMemset(&ctr_.get()->size, 0, sizeof(unsigned long long)));
+  WX_CUDA(cudaMemset(&ctr_.get()->stashed, 0, sizeof(unsigned long long)));
+  WX_CUDA(cudaDeviceSynchronize());
+}
+
+void GlhtTable::resize(uint64_t capacity) {
+  DeviceScope scope(device_);
+  WX_CUDA(cudaDeviceSynchronize());
+  if (capacity < size())
+    fail(WX_ERR_INVALID_ARGUMENT, "GLHT resize: capacity " + std::to_string(capacity) + " is below the size");
+  rehash(nb_for_capacity(capacity), nullptr);
+  WX_CUDA(cudaDeviceSynchronize());
+}
+
+uint64_t GlhtTable::retrieve_all(void* keys, void* values, void* stream) {
+  DeviceScope scope(device_);
+  cudaStream_t st = static_cast<cudaStream_t>(stream);
+  WX_CUDA(cudaMemsetAsync(&ctr_.get()->count, 0, sizeof(unsigned long long), st));
+  launch_retrieve(view(), static_cast<uint32_t*>(keys), static_cast<uint32_t*>(values), st);
+  return read_counters(st).count;
+}
+
+uint64_t GlhtTable::check_invariants(uint64_t* keys_seen) {
+  DeviceScope scope(device_);
+  WX_CUDA(cudaDeviceSynchronize());
+  WX_CUDA(cudaMemset(&ctr_.get()->count, 0, sizeof(unsigned long long)));
+  launch_check(view(), nullptr);
+  const Counters c = read_counters(nullptr);
+  if (keys_seen) *keys_seen = c.count;
+  return c.errors;
+}
+
+}  // namespace glht
+
+Table* make_glht_table(const wx_config& config) {
+  if (config.key_bits != 32 || config.value_bits != 32)
+    fail(WX_ERR_UNSUPPORTED, "GLHT supports 32-bit keys and values only");
+  return new glht::GlhtTable(config);
+}
+
+}  // namespace wx

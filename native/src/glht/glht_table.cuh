@@ -1,0 +1,74 @@
+// GLHT table object: owns the device slot array and counters, runs the bulk ops as kernel passes
+// (re-running unfinished elements, growing by rehash when inserts find no room).
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "common/cuda_util.cuh"
+#include "common/table.hpp"
+#include "glht/glht_kernels.cuh"
+
+namespace wx {
+namespace glht {
+
+class GlhtTable final : public Table {
+ public:
+  explicit GlhtTable(const wx_config& config);
+  ~GlhtTable() override;
+
+  bool on_device() const override { return true; }
+  int device() const override { return device_; }
+
+  BatchResult insert(const Batch& b) override { return run(Mode::insert, b); }
+  BatchResult insert_or_assign(const Batch& b) override { return run(Mode::assign, b); }
+  BatchResult find(const Batch& b) override { return run(Mode::find, b); }
+  BatchResult contains(const Batch& b) override { return run(Mode::contains, b); }
+  BatchResult erase(const Batch& b) override { return run(Mode::erase, b); }
+  BatchResult batch(const Batch& b) override { return run(Mode::mixed, b); }
+
+  uint64_t size() override;
+  uint64_t capacity() override { return nb_; }
+  void stats(wx_stats* s) override;
+  void clear() override;
+  void resize(uint64_t capacity) override;
+  uint64_t retrieve_all(void* keys, void* values, void* stream) override;
+
+  // ---- for tests: run the invariant check kernel; returns the number of violations found now
+  // plus every error the kernels counted since creation. keys_seen = keys found in slots.
+  uint64_t check_invariants(uint64_t* keys_seen = nullptr);
+  uint64_t homes() const { return nb_; }
+  uint64_t resizes() const { return resizes_; }
+
+ private:
+  BatchResult run(Mode mode, const Batch& b);
+  Counters read_counters(cudaStream_t st);
+  void reset_call_counters(cudaStream_t st);
+  // Rehash into a table of at least new_nb homes (doubling while a rehash finds no room).
+  void rehash(uint64_t new_nb, cudaStream_t st);
+  View view() const { return view_of(slots_.get(), nb_, ctr_.get()); }
+  static uint64_t stash_buckets(uint64_t nb) { return nb / 4096 + 1; }
+  static uint64_t total_slots(uint64_t nb) { return nb + kH + stash_buckets(nb) * kH; }
+  static View view_of(Slot* s, uint64_t nb, Counters* c) {
+    return View{s, nb, nb + kH, stash_buckets(nb), total_slots(nb), c};
+  }
+  uint64_t nb_for_capacity(uint64_t keys) const;
+
+  int device_ = 0;
+  double max_lf_ = 0.9;
+  int grow_ = WX_GROW_AUTO;
+  uint64_t nb_ = 0;
+  DeviceArray<Slot> slots_;
+  DeviceArray<Counters> ctr_;
+  DeviceArray<uint8_t> scratch_outcomes_;
+  Counters* host_ctr_ = nullptr;  // pinned
+  cudaEvent_t ev0_ = nullptr, ev1_ = nullptr;
+  uint64_t resizes_ = 0;
+  uint64_t failed_inserts_ = 0;
+  uint64_t displacements_base_ = 0;  // moves counted by tables replaced in rehashes
+  uint64_t errors_base_ = 0;
+  double last_ms_ = 0.0;
+};
+
+}  // namespace glht
+}  // namespace wx
