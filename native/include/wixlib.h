@@ -103,7 +103,7 @@ typedef struct wx_config {
   int32_t value_bits;        /* 32 (64: later) */
   int32_t device;            /* CUDA device ordinal, GPU kinds only */
   uint64_t capacity;         /* number of keys the table should hold at max_load_factor */
-  double max_load_factor;    /* grow above this (0 < f <= 1); default per kind */
+  double max_load_factor;    /* grow above this (0.05 <= f <= 1); default per kind */
   double min_load_factor;    /* shrink below this where the kind can (Hive); 0 = never shrink */
   int32_t grow;              /* wx_grow */
   int32_t threads;           /* CPU kind: worker threads for bulk calls, 0 = all cores */

@@ -281,8 +281,9 @@ int32_t wx_table_create(const wx_config* c, wx_table** out) {
     require(c->kind == WX_KIND_CPU || is_gpu_kind(c->kind), "unknown kind " + std::to_string(c->kind));
     if (c->key_bits != 32 || c->value_bits != 32)
       wx::fail(WX_ERR_UNSUPPORTED, "only 32-bit keys and values are supported so far");
-    require(std::isfinite(c->max_load_factor) && c->max_load_factor > 0.0 && c->max_load_factor <= 1.0,
-            "max_load_factor must be in (0, 1]");
+    // Below 0.05 a table would be mostly air and grow without bound on tiny inputs.
+    require(std::isfinite(c->max_load_factor) && c->max_load_factor >= 0.05 && c->max_load_factor <= 1.0,
+            "max_load_factor must be in [0.05, 1]");
     require(std::isfinite(c->min_load_factor) && c->min_load_factor >= 0.0 && c->min_load_factor < c->max_load_factor,
             "min_load_factor must be in [0, max_load_factor)");
     require(c->capacity <= (uint64_t(1) << 36), "capacity " + std::to_string(c->capacity) + " is larger than 2^36 keys");

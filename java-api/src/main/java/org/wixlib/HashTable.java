@@ -100,10 +100,10 @@ public final class HashTable implements AutoCloseable {
       return this;
     }
 
-    /** Grow above this load factor (0 < f <= 1). */
+    /** Grow above this load factor (0.05 <= f <= 1). */
     public Builder maxLoadFactor(double f) {
-      if (!(f > 0 && f <= 1)) {
-        throw new InvalidArgumentException("maxLoadFactor must be in (0, 1], got " + f);
+      if (!(f >= 0.05 && f <= 1)) {
+        throw new InvalidArgumentException("maxLoadFactor must be in [0.05, 1], got " + f);
       }
       this.maxLoadFactor = f;
       return this;
