@@ -12,7 +12,8 @@ rm -rf "$carry" && mkdir -p "$carry/lib"
 # CUDA and points the loader at it (wixlib.library.path).
 mvn -B -q install -DskipTests -Dwixlib.cuda=OFF
 mvn -B -q test-compile -Dwixlib.native.skip=true
-mvn -B -q dependency:copy-dependencies -DincludeScope=test -DoutputDirectory="$PWD/$carry/lib" -Dmdep.useBaseVersion=true
+mvn -B -q dependency:copy-dependencies -DincludeScope=test -DoutputDirectory="$PWD/$carry/lib" -Dmdep.useBaseVersion=true \
+  -DexcludeArtifactIds=fastutil,xchart  # the shaded CLI jar already holds what it uses
 mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:"${JUNIT_PLATFORM:-1.14.1}" \
   -DoutputDirectory="$PWD/$carry/lib" -Dmdep.stripVersion=true
 cp java-api/target/*.jar cli/target/wixlib-cli.jar "$carry/lib/" 2>/dev/null || true

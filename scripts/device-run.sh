@@ -71,6 +71,12 @@ if has bench; then
   export WIXLIB_JAR=$PWD/.carry/lib/wixlib-cli.jar
   bin/wixlib info 2>&1 | tee "$OUT/info.txt"
   bin/wixlib bench ${BENCH_ARGS:-} 2>"$OUT/bench.err" | tee "$OUT/bench.txt" && result "wixlib bench" ok || result "wixlib bench" FAILED
+  if [ -n "${SUITES:-}" ]; then
+    bin/wixlib bench --suite "$SUITES" --kind glht,hive,cpu --out "$OUT/bench-suite" ${SUITE_ARGS:-} \
+        >"$OUT/bench-suite.txt" 2>"$OUT/bench-suite.err" && result "bench suites" ok || result "bench suites" FAILED
+    tail -30 "$OUT/bench-suite.txt"
+    cp "$OUT"/bench-suite/*.svg "$FINAL"/ 2>/dev/null  # the charts come back outside the tarball too
+  fi
   if [ -x "$build/native/bench/wixbench" ]; then
     "$build/native/bench/wixbench" ${WIXBENCH_ARGS:-} 2>"$OUT/wixbench.err" | tee "$OUT/wixbench.txt" && result wixbench ok || result wixbench FAILED
   fi

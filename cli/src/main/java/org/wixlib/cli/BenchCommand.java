@@ -36,11 +36,21 @@ import picocli.CommandLine.Spec;
           + " (GPU kinds) = device time only, from the library's CUDA events (stats().lastKernelMillis)"
           + " with inputs already resident in device memory (DeviceBuffer).",
       "",
-      "A kind that cannot run here is reported as unavailable (never estimated); then the exit code is 3."
+      "A kind that cannot run here is reported as unavailable (never estimated); then the exit code is 3.",
+      "",
+      "--suite runs the experiments of the GLHT and Hive papers instead (static, dynamic, load) and the same"
+          + " streams on the maps a Java user would pick otherwise (baseline), with one row per measurement"
+          + " (suite, kind, op, n, load factor, mix, key range), summary ratios in the header (GPU kind over"
+          + " cpu, kernel-only over end-to-end, cpu over each Java map), a progress bar on stderr and"
+          + " paper-style charts (--chart, --out). 'wixlib bench compare A.json B.json' judges a change."
     },
     footerHeading = "%nExamples:%n",
+    subcommands = {CompareCommand.class},
     footer = {
       "  wixlib bench --kind cpu --keys 2^20",
+      "  wixlib bench --suite baseline,static --keys 2^22 --chart bench.svg",
+      "  wixlib bench --suite all --kind glht,hive,cpu --out results/",
+      "  wixlib bench compare before.json after.json",
       "  wixlib bench --kind cpu,glht,hive --keys 16Mi --load-factor 0.9 --format csv",
       "  wixlib bench --kind glht --mix 20,20,60 --mix 40,40,20 --key-range 100000",
       "  wixlib bench --kind cpu --threads 1 --reps 3 --warmup 0 --format json"
@@ -54,8 +64,13 @@ final class BenchCommand implements Callable<Integer> {
   @Mixin TableOptions table;
   @Mixin OutputOptions output;
 
-  @Option(names = {"-n", "--keys"}, paramLabel = "N", defaultValue = "2^24", converter = CountConverter.class,
-      description = "Keys per bulk op, e.g. 1000000, 2^24, 16M (10^6), 16Mi (2^20) (default: ${DEFAULT-VALUE}).")
+  @Option(names = {"-n", "--keys"}, paramLabel = "N", converter = CountConverter.class,
+      description = {"Keys per bulk op, e.g. 1000000, 2^24, 16M (10^6), 16Mi (2^20). Default: 2^24 when a GPU"
+          + " kind runs, else 2^22.", "With --suite: the largest static size (default 2^26), the large"
+          + " dynamic op count (default 2^24), the load-suite keys (default 2^24) and the baseline size"
+          + " (default 2^22)."})
+  Long keysOption;
+
   long keys;
 
   @Option(names = "--load-factor", paramLabel = "F", defaultValue = "0.8",
@@ -64,8 +79,10 @@ final class BenchCommand implements Callable<Integer> {
           + " load reached (default: ${DEFAULT-VALUE}).")
   double loadFactor;
 
-  @Option(names = "--reps", paramLabel = "R", defaultValue = "5",
-      description = "Measured repetitions; the median is reported with min and max (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--reps", paramLabel = "R",
+      description = "Measured repetitions; the median is reported with min and max (default: 5, with --suite 3).")
+  Integer repsOption;
+
   int reps;
 
   @Option(names = "--warmup", paramLabel = "W", defaultValue = "1",
@@ -78,7 +95,7 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--mix", paramLabel = "I,D,F", converter = Mix.Converter.class,
       description = {
-        "Also time a mixed batch (HashTable.batch) of --keys ops: I% insert, D% erase, F% find on keys"
+        "Also time a mixed batch (HashTable.batch) of --keys ops: I%% insert, D%% erase, F%% find on keys"
             + " drawn uniformly from --key-range keys, half of them present at the start. Repeatable."
       })
   List<Mix> mixes = new ArrayList<>();
@@ -87,8 +104,17 @@ final class BenchCommand implements Callable<Integer> {
       description = "Distinct keys the mixed batches draw from (default: --keys).")
   Long keyRange;
 
+  @Mixin SuiteOptions suite;
+
   @Override
   public Integer call() {
+    if (!suite.names.isEmpty()) {
+      return new SuiteBench(this).call();
+    }
+    boolean anyGpu = kindList.stream().anyMatch(TableKind::isGpu)
+        || (kindList.isEmpty() && TableOptions.defaultKind().isGpu());
+    keys = keysOption != null ? keysOption : anyGpu ? 1L << 24 : 1L << 22;
+    reps = repsOption != null ? repsOption : 5;
     validate();
     int n = (int) keys;
     long range = keyRange == null ? n : keyRange;
@@ -140,7 +166,7 @@ final class BenchCommand implements Callable<Integer> {
     return unavailable.isEmpty() ? ExitCodes.OK : ExitCodes.UNAVAILABLE;
   }
 
-  private void validate() {
+  void validate() {
     if (keys < 1 || keys > (1L << 30)) {
       throw new ParameterException(spec.commandLine(), "--keys must be in [1, 2^30], got " + keys);
     }
@@ -164,7 +190,7 @@ final class BenchCommand implements Callable<Integer> {
     }
   }
 
-  private void header(Report r, List<TableKind> kinds, int n, long range) {
+  void header(Report r, List<TableKind> kinds, int n, long range) {
     Wixlib.Info info = Wixlib.info();
     r.field("command", "bench");
     r.field("cpu", HostInfo.cpuModel() + " (" + Runtime.getRuntime().availableProcessors() + " cores)");

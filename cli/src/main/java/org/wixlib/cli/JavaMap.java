@@ -202,6 +202,7 @@ abstract class JavaMap implements AutoCloseable {
 
     Fastutil(int n) {
       m = new Int2IntOpenHashMap(n);
+      m.defaultReturnValue(BenchData.NOT_FOUND);
     }
 
     @Override
@@ -241,8 +242,9 @@ abstract class JavaMap implements AutoCloseable {
             outcomes[i] = m.size() < before ? Outcome.ERASED : Outcome.NOT_FOUND;
           }
           default -> {
-            if (m.containsKey(k)) {
-              values[i] = m.get(k);
+            int v = m.get(k); // one probe; the sentinel value needs a second look
+            if (v != BenchData.NOT_FOUND || m.containsKey(k)) {
+              values[i] = v;
               outcomes[i] = Outcome.FOUND;
             } else {
               outcomes[i] = Outcome.NOT_FOUND;

@@ -40,6 +40,13 @@ final class Report {
     return this;
   }
 
+  /** Replaces all header fields (keeps their order). */
+  Report fieldsReplace(Map<String, Object> newFields) {
+    fields.clear();
+    fields.putAll(newFields);
+    return this;
+  }
+
   Map<String, Object> fields() {
     return Collections.unmodifiableMap(fields);
   }

@@ -8,6 +8,21 @@ import picocli.CommandLine.IVersionProvider;
 
 /** {@code --version}: the CLI, Java API and native versions, CUDA runtime and driver. */
 public final class VersionProvider implements IVersionProvider {
+  /** A property of the filtered resource the build writes (wixlib-cli.properties), or null. */
+  static String buildProperty(String key) {
+    try (InputStream in = VersionProvider.class.getResourceAsStream("wixlib-cli.properties")) {
+      if (in != null) {
+        Properties p = new Properties();
+        p.load(in);
+        String v = p.getProperty(key);
+        return v == null || v.startsWith("$") ? null : v;
+      }
+    } catch (IOException e) {
+      // no resource: unknown
+    }
+    return null;
+  }
+
   /** Version of this CLI, from the filtered resource the build writes. */
   static String cliVersion() {
     try (InputStream in = VersionProvider.class.getResourceAsStream("wixlib-cli.properties")) {

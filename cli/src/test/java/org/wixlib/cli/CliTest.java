@@ -37,7 +37,8 @@ class CliTest {
   void helpTeachesWithDefaultsAndExamples() {
     Cli r = Cli.run("bench", "--help");
     assertTrue(r.out.contains("--keys=N"), r.out);
-    assertTrue(r.out.contains("(default: 2^24)"), r.out);
+    assertTrue(r.out.contains("Default: 2^24 when a GPU"), r.out);
+    assertTrue(r.out.contains("--suite=NAME"), r.out);
     assertTrue(r.out.contains("Examples:"), r.out);
     assertTrue(r.out.contains("kernel_mops"), r.out);
     assertTrue(Cli.run("verify", "--help").out.contains("wixlib verify --kind cpu --ops 10M"));

@@ -41,4 +41,29 @@ class GpuCliTest {
     }
     assertTrue(r.out.contains("# gpu: "), r.out);
   }
+
+  @ParameterizedTest
+  @EnumSource(value = TableKind.class, names = {"GLHT", "HIVE"})
+  void everySuiteHasKernelColumnsAndRatios(TableKind kind) {
+    Cli.assumeKind(kind);
+    String name = Texts.kindName(kind);
+    Cli r = Cli.run("bench", "--suite", "all", "--kind", name + ",cpu", "--keys", "2^16", "--mixed-ops", "2^14",
+        "--key-ranges", "100,10000", "--load-factors", "0.5,0.9", "--reps", "1", "--warmup", "1", "--format", "json");
+    assertEquals(0, r.code, r.toString());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> o = (Map<String, Object>) MiniJson.parse(r.out);
+    int gpuRows = 0;
+    for (Object x : (List<?>) o.get("results")) {
+      Map<?, ?> row = (Map<?, ?>) x;
+      assertTrue((Double) row.get("mops") > 0, row.toString());
+      if (name.equals(row.get("kind"))) {
+        gpuRows++;
+        assertTrue(row.get("kernel_mops") instanceof Double k && k > 0, "kernel-only time: " + row);
+      }
+    }
+    assertEquals(4 + 4 + 9 + 6, gpuRows, "rows of " + name + ": static 4, dynamic 4, load 9, baseline 6");
+    assertTrue(o.get("summary_" + name + "_over_cpu") instanceof String, r.out);
+    assertTrue(o.get("summary_" + name + "_kernel_over_end_to_end") instanceof String, r.out);
+    assertTrue(((String) o.get("gpu_cap")).startsWith("GPU kinds run at most"), r.out);
+  }
 }
