@@ -27,4 +27,13 @@ done
 jlink --add-modules java.base,java.logging,jdk.unsupported,java.management \
   --strip-debug --no-man-pages --no-header-files --output "$carry/jre"
 tar -C "$carry" -czf "$carry/jre.tgz" jre && rm -rf "$carry/jre"
+
+# With PREBUILD=1 the CUDA library, native tests and benchmark are built here (binaries built here
+# run there) and travel as native-build.tgz, so the GPU machine's time goes to tests, not compiling.
+if [ "${PREBUILD:-0}" = 1 ]; then
+  cmake -S . -B build/cuda -DCMAKE_BUILD_TYPE=Release -DWIXLIB_CUDA=ON >/dev/null
+  cmake --build build/cuda -j "$(nproc)"
+  tar -C build/cuda -czf "$carry/native-build.tgz" libwixlib.so native/tests/ native/bench/ \
+    --exclude=CMakeFiles --exclude='*.cmake' --exclude=Makefile
+fi
 du -sh "$carry" >&2
