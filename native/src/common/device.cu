@@ -69,12 +69,17 @@ void free(void* p) { WX_CUDA(cudaFree(p)); }
 
 void copy(void* dst, const void* src, uint64_t bytes) {
   WX_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+  // From pageable host memory cudaMemcpy may return before the DMA lands; callers expect the data
+  // in place when wx_copy returns.
+  WX_CUDA(cudaStreamSynchronize(cudaStreamLegacy));
 }
 
 void* stream_create(int device) {
   DeviceScope scope(device);
   cudaStream_t s;
-  WX_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  // A blocking stream: work the caller queued on the legacy default stream (copies into the
+  // buffers it hands us) is ordered before our kernels.
+  WX_CUDA(cudaStreamCreate(&s));
   return s;
 }
 
