@@ -1,0 +1,306 @@
+// Phase 2 of a Hive insert: bounded cuckoo eviction, run between launches when phase 1 found no
+// EMPTY slot in b0, b1 or the stash (and to drain the stash). Only phase-2 jobs run, so the one
+// writer discipline is simple: every bucket write happens under that bucket's lock bit, and the stash
+// is written only by CAS on free slots (or by the owner of a live entry).
+//  1. search (no locks): free slot in b0/b1? else a cuckoo path of at most kDepth victims: at each
+//     level every lane checks its victim's other bucket for a free slot (kSlots candidates per level),
+//     else one victim is chosen pseudo-randomly and the walk continues from its other bucket;
+//  2. lock b0, b1 and every path bucket in index order with try-locks (a conflict releases all and
+//     the job is retried in the next round: no deadlock, no spinning);
+//  3. under the locks: key present -> PRESENT / ASSIGNED; free slot in b0/b1 -> write; else verify
+//     the path is unchanged and move the victims from the far end backwards (each key is always in at
+//     least one slot; no reader runs meanwhile); else claim a free stash slot; else no room (FULL).
+// The same-key jobs of one batch all lock their b0, so they are serialised: never two copies.
+#include "hive/hive_device.cuh"
+#include "hive/hive_kernels.cuh"
+#include "common/cuda_util.cuh"
+#include "wixlib.h"
+
+namespace wx::hive {
+namespace {
+
+constexpr int kDepth = kSlots >= 8 ? 4 : 2;  // victims per path (lock set = kDepth + 2 buckets)
+constexpr int kLockMax = kDepth + 3;
+constexpr int kAttempts = 3;  // random walks tried per job before the stash
+
+enum Result : int { kInserted, kPresent, kAssigned, kRetry, kNoRoom, kMoved };
+
+__device__ __forceinline__ bool try_lock(uint32_t* locks, uint32_t b) {
+  const uint32_t bit = 1u << (b & 31);
+  return (atomicOr(&locks[b >> 5], bit) & bit) == 0;
+}
+__device__ __forceinline__ void unlock(uint32_t* locks, uint32_t b) {
+  atomicAnd(&locks[b >> 5], ~(1u << (b & 31)));
+}
+
+__device__ __forceinline__ uint32_t other_bucket(uint32_t k, uint32_t here, const View& v) {
+  const Place q = place_of(k, v.geo, v.stash_mask);
+  return q.b0 == here ? q.b1 : q.b0;
+}
+
+// One job on one tile. stash_slot >= 0: the job is the stash entry at that slot (drain).
+__device__ int evict_one(const Tile& t, const View& v, uint32_t* locks, uint32_t k, uint64_t kv, bool assign,
+                         int64_t stash_slot, uint32_t seed, unsigned long long& moves) {
+  const int l = t.thread_rank();
+  const Place p = place_of(k, v.geo, v.stash_mask);
+
+  // ---- 1. search, no locks ----
+  uint32_t pb[kDepth];  // path: victim bucket, slot, word
+  int ps[kDepth];
+  uint64_t pw[kDepth];
+  int depth = 0;        // victims on the path
+  uint32_t tb = 0;      // target bucket of the last victim
+  int ts = -1;          // its free slot (-1: no path)
+  bool direct = false;  // b0 or b1 had a free slot at search time
+  {
+    const uint64_t x0 = load_rx(&v.buckets[p.b0].w[l]);
+    const uint64_t x1 = load_rx(&v.buckets[p.b1].w[l]);
+    direct = t.ballot(is_free(x0)) || t.ballot(is_free(x1));
+    if (!direct && stash_slot < 0) {  // already present (same-key jobs): no path needed, just b0/b1
+      const uint64_t xs = load_rx(v.stash[p.s].w + l);
+      direct = t.ballot(key_of(x0) == k || key_of(x1) == k || key_of(xs) == k) != 0;
+    }
+    // Up to kAttempts random walks (alternating the start bucket) before giving up on a path.
+    for (int attempt = 0; !direct && ts < 0 && attempt < kAttempts; ++attempt, seed += 0x3C6EF372u + 1u) {
+      uint32_t B = ((seed + attempt) & 1) ? p.b1 : p.b0;
+      uint64_t vw = ((seed + attempt) & 1) ? x1 : x0;
+      depth = 0;
+      for (int d = 0; d < kDepth; ++d) {
+        if (d > 0) vw = load_rx(&v.buckets[B].w[l]);
+        bool ok = is_live(vw);
+        uint32_t alt = B;
+        if (ok) {
+          alt = other_bucket(key_of(vw), B, v);
+          ok = alt != B && alt != p.b0 && alt != p.b1;
+          for (int j = 0; j < d; ++j) ok = ok && alt != pb[j];
+        }
+        int fs = -1;
+        if (ok) {
+          for (int s = 0; s < kSlots; ++s) {
+            if (is_free(load_rx(&v.buckets[alt].w[s]))) {
+              fs = s;
+              break;
+            }
+          }
+        }
+        const unsigned hit = t.ballot(fs >= 0);
+        const unsigned okm = t.ballot(ok);
+        int pick;
+        if (hit) {
+          pick = first_lane(hit);
+        } else {
+          if (!okm) break;  // dead end: no path
+          const int r0 = static_cast<int>((seed * 0x9E3779B1u + d * 0x85EBCA6Bu) >> 27) & (kSlots - 1);
+          const uint64_t m2 = (uint64_t(okm) << kSlots) | okm;  // rotate within kSlots bits
+          pick = (first_lane(static_cast<unsigned>((m2 >> r0) & kSlotMask)) + r0) & (kSlots - 1);
+        }
+        pb[d] = B;
+        ps[d] = pick;
+        pw[d] = t.shfl(vw, pick);
+        const uint32_t next = t.shfl(alt, pick);
+        depth = d + 1;
+        if (hit) {
+          tb = next;
+          ts = t.shfl(fs, pick);
+          break;
+        }
+        B = next;
+      }
+    }
+  }
+
+  // ---- 2. lock b0, b1 and the path buckets in index order (lane 0) ----
+  uint32_t lk[kLockMax];
+  int nlk = 0;
+  bool got = true;
+  if (l == 0) {
+    lk[nlk++] = p.b0;
+    if (p.b1 != p.b0) lk[nlk++] = p.b1;
+    if (ts >= 0) {
+      for (int j = 1; j < depth; ++j) lk[nlk++] = pb[j];
+      lk[nlk++] = tb;
+    }
+    for (int i = 1; i < nlk; ++i)  // insertion sort, then drop duplicates
+      for (int j = i; j > 0 && lk[j - 1] > lk[j]; --j) {
+        const uint32_t tmp = lk[j];
+        lk[j] = lk[j - 1];
+        lk[j - 1] = tmp;
+      }
+    int u = 0;
+    for (int i = 0; i < nlk; ++i)
+      if (u == 0 || lk[u - 1] != lk[i]) lk[u++] = lk[i];
+    nlk = u;
+    int taken = 0;
+    for (; taken < nlk; ++taken)
+      if (!try_lock(locks, lk[taken])) break;
+    if (taken < nlk) {
+      got = false;
+      for (int i = 0; i < taken; ++i) unlock(locks, lk[i]);
+    }
+    __threadfence();
+  }
+  got = t.shfl(got, 0);
+  if (!got) return kRetry;
+
+  // ---- 3. under the locks ----
+  int result = kNoRoom;
+  uint64_t* const sbase = v.stash[p.s].w;
+  const uint64_t y0 = load_rx(&v.buckets[p.b0].w[l]);
+  const uint64_t y1 = load_rx(&v.buckets[p.b1].w[l]);
+  const uint64_t ys = load_rx(sbase + l);
+  if (stash_slot < 0) {
+    // Present already (an earlier job of the same key, or a phase-1 insert)?
+    const unsigned m0 = t.ballot(key_of(y0) == k), m1 = t.ballot(key_of(y1) == k);
+    const unsigned ms = t.ballot(key_of(ys) == k);
+    if (m0 || m1 || ms) {
+      result = kPresent;
+      if (assign) {
+        uint64_t* sp = m0 ? &v.buckets[p.b0].w[first_lane(m0)]
+                     : m1 ? &v.buckets[p.b1].w[first_lane(m1)]
+                          : sbase + first_lane(ms);
+        if (l == 0) atomicExch(reinterpret_cast<unsigned long long*>(sp), kv);  // owner of a live slot
+        result = kAssigned;
+      }
+    }
+  }
+  if (result == kNoRoom) {
+    const unsigned f0 = t.ballot(is_free(y0)), f1 = t.ballot(is_free(y1));
+    if (f0 || f1) {
+      uint64_t* sp = f0 ? &v.buckets[p.b0].w[first_lane(f0)] : &v.buckets[p.b1].w[first_lane(f1)];
+      if (l == 0) {
+        if (!f0) ovf_set(v.ovf, p.b0);  // k goes to its b1
+        store_rx(sp, kv);
+      }
+      result = stash_slot >= 0 ? kMoved : kInserted;
+    } else if (ts >= 0) {
+      bool same = true;
+      if (l == 0) {
+        for (int j = 0; j < depth; ++j) same = same && load_rx(&v.buckets[pb[j]].w[ps[j]]) == pw[j];
+        same = same && is_free(load_rx(&v.buckets[tb].w[ts]));
+        if (same) {  // far end first: every key stays in some slot throughout
+          // overflow bits first: a victim leaving its b0, and k when it lands in its b1
+          for (int j = 0; j < depth; ++j)
+            if (place_of(key_of(pw[j]), v.geo, v.stash_mask).b0 == pb[j]) ovf_set(v.ovf, pb[j]);
+          if (pb[0] != p.b0) ovf_set(v.ovf, p.b0);
+          store_rx(&v.buckets[tb].w[ts], pw[depth - 1]);
+          for (int j = depth - 1; j > 0; --j) store_rx(&v.buckets[pb[j]].w[ps[j]], pw[j - 1]);
+          store_rx(&v.buckets[pb[0]].w[ps[0]], kv);
+          moves += depth;
+        }
+      }
+      same = t.shfl(same, 0);
+      result = same ? (stash_slot >= 0 ? kMoved : kInserted) : kRetry;
+    } else if (direct) {
+      result = kRetry;  // the free slot seen by the search is gone: search again
+    } else if (stash_slot < 0) {
+      // No path: a free stash slot (CAS: other jobs claim stash slots concurrently).
+      uint64_t x = ys;
+      if (l == 0) ovf_set(v.ovf, p.b0);
+      t.sync();
+      for (int r = 0; r <= kSlots && result == kNoRoom; ++r) {
+        const unsigned e = t.ballot(is_free(x));
+        if (!e) break;
+        const int ln = first_lane(e);
+        const uint64_t seen = t.shfl(x, ln);
+        uint64_t old = 0;
+        if (l == ln) old = cas_slot(sbase + ln, seen, kv);
+        old = t.shfl(old, ln);
+        if (old == seen) result = kInserted + 16;  // marks "into the stash"
+        else x = load_rx(sbase + l);
+      }
+    }
+  }
+  if (result == kMoved && l == 0) store_rx(v.stash[stash_slot / kSlots].w + stash_slot % kSlots, kEmptyWord);
+
+  // ---- release ----
+  if (l == 0) {
+    __threadfence();
+    for (int i = 0; i < nlk; ++i) unlock(locks, lk[i]);
+  }
+  return result;
+}
+
+__global__ void __launch_bounds__(kBlock) evict_kernel(View v, uint32_t* locks, Mode mode, ElemArgs a,
+                                                       const uint32_t* jobs, uint32_t njobs, bool from_stash,
+                                                       uint32_t* retry, unsigned* retry_len, uint32_t* full,
+                                                       unsigned* full_len, uint32_t seed, Counters* c) {
+  const Tile t = this_tile();
+  const int l = t.thread_rank();
+  Tally tl;
+  const uint32_t tiles = gridDim.x * (blockDim.x / kSlots);
+  for (uint32_t j = blockIdx.x * (blockDim.x / kSlots) + threadIdx.x / kSlots; j < njobs; j += tiles) {
+    const uint32_t job = jobs ? jobs[j] : j;
+    uint32_t k;
+    uint64_t kv;
+    bool assign = false;
+    if (from_stash) {
+      kv = t.shfl(load_rx(v.stash[job / kSlots].w + job % kSlots), 0);  // one view for the tile
+      k = key_of(kv);
+      if (!is_live(kv)) continue;
+    } else {
+      k = a.keys[job];
+      kv = pack(k, a.vin ? a.vin[job] : 0u);
+      assign = mode == Mode::Assign || (mode == Mode::Mixed && a.ops[job] == WX_OP_INSERT_OR_ASSIGN);
+    }
+    unsigned long long moves = 0;
+    const int r = evict_one(t, v, locks, k, kv, assign, from_stash ? int64_t(job) : -1,
+                            seed ^ (job * 0x27D4EB2Fu), moves);
+    if (l != 0) continue;
+    tl.displacements() += moves;
+    switch (r) {
+      case kRetry: append(retry, retry_len, job); break;
+      case kNoRoom:
+        if (!from_stash) append(full, full_len, job);
+        break;
+      case kMoved: ++tl.stash_out(); break;
+      case kPresent:
+        if (a.outcomes) a.outcomes[job] = WX_OUT_PRESENT;
+        break;
+      case kAssigned:
+        if (a.outcomes) a.outcomes[job] = WX_OUT_ASSIGNED;
+        break;
+      default:  // kInserted, or kInserted + 16 (into the stash)
+        ++tl.inserted();
+        if (r != kInserted) ++tl.stash_in();
+        if (a.outcomes) a.outcomes[job] = WX_OUT_INSERTED;
+        break;
+    }
+  }
+  flush_tally(tl, c);
+}
+
+__global__ void mark_full_kernel(uint8_t* outcomes, const uint32_t* list, uint32_t n) {
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    outcomes[list[i]] = WX_OUT_FULL;
+}
+
+}  // namespace
+
+void launch_evict(const View& v, uint32_t* locks, Mode mode, const ElemArgs& a, const uint32_t* jobs,
+                  uint32_t njobs, bool from_stash, uint32_t* retry, unsigned* retry_len, uint32_t* full,
+                  unsigned* full_len, uint32_t seed, bool serial, Counters* c, cudaStream_t s) {
+  if (njobs == 0) return;
+  int grid = 1, block = kSlots;
+  if (!serial) {
+    int dev = 0, sms = 0;
+    WX_CUDA(cudaGetDevice(&dev));
+    WX_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    block = kBlock;
+    // A scan of all stash slots (jobs == null) is mostly empty slots: one job per tile, wide grid.
+    const uint64_t cap = jobs ? uint64_t(sms) * 4 : uint64_t(sms) * 64;
+    const uint64_t need = (uint64_t(njobs) + kTilesPerBlock - 1) / kTilesPerBlock;
+    grid = static_cast<int>(need < cap ? need : cap);
+  }
+  evict_kernel<<<grid, block, 0, s>>>(v, locks, mode, a, jobs, njobs, from_stash, retry, retry_len, full,
+                                       full_len, seed, c);
+  WX_CUDA_LAUNCHED("hive evict_kernel");
+}
+
+void launch_mark_full(uint8_t* outcomes, const uint32_t* list, uint32_t n, cudaStream_t s) {
+  if (n == 0 || outcomes == nullptr) return;
+  const int grid = static_cast<int>((n + kBlock - 1) / kBlock < 1024 ? (n + kBlock - 1) / kBlock : 1024);
+  mark_full_kernel<<<grid, kBlock, 0, s>>>(outcomes, list, n);
+  WX_CUDA_LAUNCHED("hive mark_full_kernel");
+}
+
+}  // namespace wx::hive

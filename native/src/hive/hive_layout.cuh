@@ -1,0 +1,113 @@
+// Hive data layout shared by host and device code: slot words, buckets, hashing and the
+// linear-hashing address rule. See native/src/hive/DESIGN.md for the protocol.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+// Slots per bucket = lanes per cooperative tile (one 8-byte slot per lane). 8 slots = 64 bytes =
+// 2 sectors per bucket read; 4 slots = 32 bytes = 1 sector (compile-time alternative).
+#ifndef WX_HIVE_SLOTS
+#define WX_HIVE_SLOTS 8
+#endif
+
+namespace wx::hive {
+
+constexpr int kSlots = WX_HIVE_SLOTS;
+static_assert(kSlots == 4 || kSlots == 8 || kSlots == 16 || kSlots == 32, "slots must be 4, 8, 16 or 32");
+constexpr unsigned kSlotMask = (kSlots == 32) ? 0xFFFFFFFFu : ((1u << kSlots) - 1u);
+
+// Slot word: (value << 32) | key. Reserved keys mark the two free states.
+constexpr uint32_t kEmptyKey = 0xFFFFFFFFu;
+constexpr uint32_t kTombKey = 0xFFFFFFFEu;
+constexpr uint64_t kEmptyWord = 0xFFFFFFFFFFFFFFFFull;
+constexpr uint64_t kTombWord = 0xFFFFFFFFFFFFFFFEull;
+
+__host__ __device__ inline uint32_t key_of(uint64_t w) { return static_cast<uint32_t>(w); }
+__host__ __device__ inline uint32_t value_of(uint64_t w) { return static_cast<uint32_t>(w >> 32); }
+__host__ __device__ inline uint64_t pack(uint32_t k, uint32_t v) {
+  return (static_cast<uint64_t>(v) << 32) | k;
+}
+__host__ __device__ inline bool is_live(uint64_t w) { return key_of(w) < kTombKey; }
+__host__ __device__ inline bool is_free(uint64_t w) { return key_of(w) >= kTombKey; }
+
+struct alignas(kSlots * 8) Bucket {
+  uint64_t w[kSlots];
+};
+
+// One 64-bit mix gives both bucket hashes (low and high half) and the stash hash.
+__host__ __device__ inline uint64_t mix64(uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Linear-hashing geometry for N active buckets: m = floor(log2 N), split = N - 2^m.
+// Address of hash x: a = x & (2^m - 1); if a < split then a = x & (2^(m+1) - 1).
+struct Geometry {
+  uint32_t n = 1;        // active buckets
+  uint32_t lowmask = 0;  // 2^m - 1
+  uint32_t split = 0;    // N - 2^m
+};
+
+__host__ __device__ inline Geometry geometry_of(uint32_t n) {
+  Geometry g;
+  g.n = n;
+  uint32_t half = 1;
+  while (half <= n / 2) half <<= 1;  // largest power of two <= n
+  g.lowmask = half - 1;
+  g.split = n - half;
+  return g;
+}
+
+__host__ __device__ inline uint32_t lh_address(uint32_t x, const Geometry& g) {
+  uint32_t a = x & g.lowmask;
+  if (a < g.split) a = x & (2u * g.lowmask + 1u);
+  return a;
+}
+
+// Where a key may live: two buckets and one stash bucket.
+struct Place {
+  uint32_t b0, b1, s;
+};
+
+__host__ __device__ inline Place place_of(uint32_t k, const Geometry& g, uint32_t stash_mask) {
+  uint64_t h = mix64(k);
+  Place p;
+  p.b0 = lh_address(static_cast<uint32_t>(h), g);
+  p.b1 = lh_address(static_cast<uint32_t>(h >> 32), g);
+  uint32_t s = (static_cast<uint32_t>(h) ^ static_cast<uint32_t>(h >> 32)) * 0x9E3779B1u;
+  p.s = (s ^ (s >> 15)) & stash_mask;
+  return p;
+}
+
+// Everything a kernel needs to address the table; passed by value (resizes happen between launches).
+// ovf: one bit per bucket B, set when some key whose b0 is B may live elsewhere (its b1 or the
+// stash). Set before such a placement, cleared only by a quiescent rebuild. A lookup that misses in
+// b0 and finds the bit clear is done: one bucket read instead of two. The bitmap (N/8 bytes) stays
+// in L2.
+struct View {
+  Bucket* buckets = nullptr;
+  Bucket* stash = nullptr;
+  uint32_t* ovf = nullptr;
+  Geometry geo;
+  uint32_t stash_mask = 0;  // stash buckets - 1 (power of two)
+};
+
+// Per-call counters in device memory, reset before each call and read back after it.
+struct Counters {
+  unsigned long long inserted;       // keys that became live (buckets or stash)
+  unsigned long long erased;         // keys erased
+  unsigned long long invalid;        // reserved keys seen
+  unsigned long long full;           // elements reported FULL by a kernel
+  unsigned long long stash_in;       // entries placed in the stash
+  unsigned long long stash_out;      // entries leaving the stash (erase, drain, settle)
+  unsigned long long tombs;          // tombstones written
+  unsigned long long displacements;  // cuckoo moves
+  unsigned long long errors;         // broken invariants / exhausted retry bounds (must stay 0)
+  unsigned long long pending;        // phase-1 inserts left for phase 2
+};
+constexpr int kCounterFields = 10;
+
+}  // namespace wx::hive

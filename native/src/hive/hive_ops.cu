@@ -1,0 +1,334 @@
+// Phase 1 of every Hive bulk call: one tile of kSlots lanes per element, lock-free, all elements
+// concurrent (mixed batches included). Keys never move during this phase, slots only go
+// EMPTY -> key, key -> key (new value) and key -> TOMBSTONE, so:
+//  - WCME: a tile loads a bucket (one slot per lane), ballots on the key, one elected lane acts;
+//  - WABC: an insert claims the LOWEST EMPTY slot of b0, else of b1, else of its stash bucket, with
+//    one CAS; since no slot returns to EMPTY, two inserts of one key always race for the same slot
+//    (never two copies);
+//  - b1 is read only when b0's overflow bit is set (a key leaves its b0 only after setting it), the
+//    stash only when b0 and b1 show no EMPTY slot (a key enters the stash only then).
+#include "hive/hive_device.cuh"
+#include "hive/hive_kernels.cuh"
+#include "common/cuda_util.cuh"
+#include "wixlib.h"
+
+namespace wx::hive {
+namespace {
+
+constexpr int kMaxRestarts = 64;  // op restarts (key erased under an assign); then phase 2 takes it
+constexpr int kMaxCas = 256;      // CAS retries on one slot whose value keeps changing
+
+__device__ __forceinline__ uint64_t* tier_base(const View& v, int tier, const Place& p) {
+  return tier == 0 ? v.buckets[p.b0].w : tier == 1 ? v.buckets[p.b1].w : v.stash[p.s].w;
+}
+
+struct Hit {
+  int tier = -1;  // -1 miss, 0 b0, 1 b1, 2 stash
+  int lane = 0;
+  uint64_t word = 0;
+};
+
+// WCME search: b0 first (its overflow bit is read alongside); b1 only when that bit is set; the
+// stash only when b0 and b1 show no EMPTY slot. w[] keeps what each tier's lane loaded,
+// loaded1 says whether b1 was read; full = b0 and b1 showed no EMPTY slot.
+template <bool kRO>
+__device__ __forceinline__ Hit search(const Tile& t, const View& v, const Place& p, uint32_t k,
+                                      bool stash_possible, uint64_t (&w)[3], bool& loaded1, bool& full) {
+  const int l = t.thread_rank();
+  Hit h;
+  loaded1 = false;
+  // Tile-uniform (a concurrent insert may set the bit between two lanes' reads: every branch
+  // below must be taken by all lanes of the tile, or the tile collectives break).
+  const bool ovf = t.ballot(ovf_test<kRO>(v.ovf, p.b0)) != 0;
+  const uint64_t x0 = load_slot<kRO>(tier_base(v, 0, p) + l);
+  w[0] = x0;
+  unsigned m = t.ballot(key_of(x0) == k);
+  if (m) {
+    h.tier = 0;
+    h.lane = first_lane(m);
+    h.word = t.shfl(x0, h.lane);
+    return h;
+  }
+  full = t.ballot(x0 == kEmptyWord) == 0;
+  if (!ovf) return h;  // no key of this b0 lives anywhere else
+  if (p.b1 != p.b0) {
+    const uint64_t x1 = load_slot<kRO>(tier_base(v, 1, p) + l);
+    w[1] = x1;
+    loaded1 = true;
+    m = t.ballot(key_of(x1) == k);
+    if (m) {
+      h.tier = 1;
+      h.lane = first_lane(m);
+      h.word = t.shfl(x1, h.lane);
+      return h;
+    }
+    full = full && t.ballot(x1 == kEmptyWord) == 0;
+  }
+  if (stash_possible && full) {
+    const uint64_t xs = load_slot<kRO>(tier_base(v, 2, p) + l);
+    w[2] = xs;
+    m = t.ballot(key_of(xs) == k);
+    if (m) {
+      h.tier = 2;
+      h.lane = first_lane(m);
+      h.word = t.shfl(xs, h.lane);
+    }
+  }
+  return h;
+}
+
+struct InsertResult {
+  uint8_t outcome;  // WX_OUT_INSERTED / PRESENT / ASSIGNED, or 0 = pending
+  int tier;         // where it went (stash accounting)
+};
+
+__device__ InsertResult insert_one(const Tile& t, const View& v, uint32_t k, uint32_t val, bool assign) {
+  const Place p = place_of(k, v.geo, v.stash_mask);
+  const uint64_t kv = pack(k, val);
+  const int l = t.thread_rank();
+  for (int attempt = 0; attempt < kMaxRestarts; ++attempt) {
+    uint64_t w[3] = {kEmptyWord, kEmptyWord, kEmptyWord};
+    bool full = true, loaded1 = false, marked = false;
+    Hit h = search<false>(t, v, p, k, true, w, loaded1, full);
+    bool claimed = false;
+    // Claim: lowest EMPTY of b0, then b1, then the stash (each tier reached only when the previous
+    // one has no EMPTY slot left). Any past view of a tier in which the key was checked absent is
+    // good enough: a stale EMPTY slot makes the CAS fail, never a second copy.
+    for (int c = 0; c < 3 && h.tier < 0; ++c) {
+      if (c == 1 && p.b1 == p.b0) continue;
+      if (c > 0 && !marked) {  // announce "a key of b0 lives elsewhere" before placing it there
+        if (l == 0) ovf_set(v.ovf, p.b0);
+        t.sync();
+        marked = true;
+      }
+      uint64_t* base = tier_base(v, c, p);
+      uint64_t x = w[c];
+      if (c == 2 || (c == 1 && !loaded1)) {  // fresh view of this tier, checked for the key first
+        x = load_rx(base + l);
+        const unsigned m = t.ballot(key_of(x) == k);
+        if (m) {
+          h.tier = c;
+          h.lane = first_lane(m);
+          h.word = t.shfl(x, h.lane);
+          break;
+        }
+      }
+      for (int r = 0; r <= kSlots; ++r) {  // each failed CAS fills one more slot: bounded
+        const unsigned e = t.ballot(x == kEmptyWord);
+        if (!e) break;
+        const int ln = first_lane(e);
+        uint64_t old = 0;
+        if (l == ln) old = cas_slot(base + ln, kEmptyWord, kv);
+        old = t.shfl(old, ln);
+        if (old == kEmptyWord) {
+          h.tier = c;
+          h.lane = ln;
+          claimed = true;
+          break;
+        }
+        x = load_rx(base + l);
+        const unsigned m = t.ballot(key_of(x) == k);
+        if (m) {  // another element inserted the same key first
+          h.tier = c;
+          h.lane = first_lane(m);
+          h.word = t.shfl(x, h.lane);
+          break;
+        }
+      }
+    }
+    if (claimed) return {WX_OUT_INSERTED, h.tier};
+    if (h.tier < 0) return {0, -1};  // no EMPTY slot anywhere: phase 2
+    if (!assign) return {WX_OUT_PRESENT, h.tier};
+    // insert_or_assign of a present key: CAS the slot word to the new value (WCME elected lane 0).
+    uint64_t* sp = tier_base(v, h.tier, p) + h.lane;
+    uint64_t cur = h.word;
+    bool restart = false;
+    for (int r = 0; r < kMaxCas; ++r) {
+      if (key_of(cur) != k) {  // erased meanwhile: run the insert again
+        restart = true;
+        break;
+      }
+      if (cur == kv) return {WX_OUT_ASSIGNED, h.tier};
+      uint64_t old = 0;
+      if (l == 0) old = cas_slot(sp, cur, kv);
+      old = t.shfl(old, 0);
+      if (old == cur) return {WX_OUT_ASSIGNED, h.tier};
+      cur = old;
+    }
+    if (!restart) return {0, -1};
+  }
+  return {0, -1};  // bounds exhausted: phase 2 (locked, quiescent) finishes it
+}
+
+struct EraseResult {
+  bool erased;
+  int tier;
+};
+
+__device__ EraseResult erase_one(const Tile& t, const View& v, uint32_t k, bool stash_possible,
+                                 bool to_empty) {
+  const Place p = place_of(k, v.geo, v.stash_mask);
+  const int l = t.thread_rank();
+  uint64_t w[3];
+  bool full, loaded1;
+  Hit h = search<false>(t, v, p, k, stash_possible, w, loaded1, full);
+  if (h.tier < 0) return {false, -1};
+  // In phase 1 a slot that held k can only change to k with another value or to a dead word (no
+  // claims of tombstones, no moves), so one exchange erases it: wait-free, no CAS loop.
+  uint64_t* sp = tier_base(v, h.tier, p) + h.lane;
+  uint64_t old = 0;
+  if (l == 0) old = atomicExch(reinterpret_cast<unsigned long long*>(sp), to_empty ? kEmptyWord : kTombWord);
+  old = t.shfl(old, 0);
+  if (key_of(old) == k) return {true, h.tier};
+  return {false, -1};  // a concurrent erase of k came first
+}
+
+template <Mode kMode>
+__global__ void __launch_bounds__(kBlock) p1_kernel(View v, ElemArgs a, uint32_t* pending_bits,
+                                                    bool stash_possible, bool erase_to_empty, Counters* c) {
+  const Tile t = this_tile();
+  const int l = t.thread_rank();
+  Tally tl;
+  const uint64_t tiles = uint64_t(gridDim.x) * (blockDim.x / kSlots);
+  for (uint64_t j = uint64_t(blockIdx.x) * (blockDim.x / kSlots) + threadIdx.x / kSlots; j < a.n; j += tiles) {
+    const uint64_t i = a.index ? a.index[j] : j;
+    const uint32_t k = t.shfl(a.keys[i], 0);  // tile-uniform by construction
+    Mode op = kMode;
+    if constexpr (kMode == Mode::Mixed) {
+      const uint8_t o = a.ops[i];
+      if (o > WX_OP_INSERT_OR_ASSIGN) continue;  // api.cpp rejects these; never act on them
+      op = o == WX_OP_INSERT ? Mode::Insert
+           : o == WX_OP_ERASE ? Mode::Erase
+           : o == WX_OP_FIND ? Mode::Find
+                              : Mode::Assign;
+    }
+    if (k >= kTombKey) {
+      if (l == 0) {
+        ++tl.invalid();
+        if (op == Mode::Find) {
+          if (kMode == Mode::Find) a.vout[i] = a.not_found;
+        } else if (a.outcomes) {
+          a.outcomes[i] = op == Mode::Contains ? 0 : WX_OUT_INVALID_KEY;
+        }
+      }
+      continue;
+    }
+    if (op == Mode::Find || op == Mode::Contains) {
+      const Place p = place_of(k, v.geo, v.stash_mask);
+      uint64_t w[3];
+      bool full, loaded1;
+      const Hit h = (kMode == Mode::Mixed) ? search<false>(t, v, p, k, true, w, loaded1, full)
+                                           : search<true>(t, v, p, k, stash_possible, w, loaded1, full);
+      if (l == 0) {
+        if (op == Mode::Contains) {
+          if (a.outcomes) a.outcomes[i] = h.tier >= 0 ? 1 : 0;
+        } else if (kMode == Mode::Mixed) {
+          if (h.tier >= 0) a.vout[i] = value_of(h.word);
+          if (a.outcomes) a.outcomes[i] = h.tier >= 0 ? WX_OUT_FOUND : WX_OUT_NOT_FOUND;
+        } else {
+          a.vout[i] = h.tier >= 0 ? value_of(h.word) : a.not_found;
+          if (a.outcomes) a.outcomes[i] = h.tier >= 0 ? WX_OUT_FOUND : WX_OUT_NOT_FOUND;
+        }
+      }
+    } else if (op == Mode::Erase) {
+      const EraseResult r = erase_one(t, v, k, stash_possible || kMode == Mode::Mixed, erase_to_empty);
+      if (l == 0) {
+        if (r.erased) {
+          ++tl.erased();
+          if (!erase_to_empty) ++tl.tombs();
+          if (r.tier == 2) ++tl.stash_out();
+        }
+        if (a.outcomes) a.outcomes[i] = r.erased ? WX_OUT_ERASED : WX_OUT_NOT_FOUND;
+      }
+    } else {  // Insert / Assign
+      const uint32_t val = a.vin ? a.vin[i] : 0u;
+      const InsertResult r = insert_one(t, v, k, val, op == Mode::Assign);
+      if (l == 0) {
+        if (r.outcome == 0) {
+          ++tl.pending();
+          atomicOr(&pending_bits[i >> 5], 1u << (i & 31));
+        } else {
+          if (r.outcome == WX_OUT_INSERTED) {
+            ++tl.inserted();
+            if (r.tier == 2) ++tl.stash_in();
+          }
+          if (a.outcomes) a.outcomes[i] = r.outcome;
+        }
+      }
+    }
+  }
+  flush_tally(tl, c);
+}
+
+template <typename K>
+int grid_for(K kernel, uint64_t work_items, int items_per_block) {
+  static int max_blocks = 0;  // per kernel instantiation
+  if (max_blocks == 0) {
+    int dev = 0, sms = 0, per_sm = 0;
+    WX_CUDA(cudaGetDevice(&dev));
+    WX_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    WX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlock, 0));
+    max_blocks = sms * (per_sm > 0 ? per_sm : 1);
+  }
+  const uint64_t need = (work_items + items_per_block - 1) / items_per_block;
+  return static_cast<int>(need < uint64_t(max_blocks) ? (need > 0 ? need : 1) : max_blocks);
+}
+
+__global__ void compact_kernel(const uint32_t* bits, uint64_t nwords, uint64_t nbits, uint32_t* list,
+                               uint32_t cap, unsigned* len) {
+  const int lane = threadIdx.x & 31;
+  const uint64_t warps = uint64_t(gridDim.x) * (blockDim.x / 32);
+  for (uint64_t base = (uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32 * 32; base < nwords;
+       base += warps * 32) {
+    const uint64_t wi = base + lane;
+    uint32_t word = wi < nwords ? bits[wi] : 0u;
+    if (wi == nwords - 1 && (nbits & 31)) word &= (1u << (nbits & 31)) - 1u;
+    const unsigned cnt = __popc(word);
+    unsigned incl = cnt;
+    for (int off = 1; off < 32; off <<= 1) {
+      const unsigned y = __shfl_up_sync(0xFFFFFFFFu, incl, off);
+      if (lane >= off) incl += y;
+    }
+    const unsigned total = __shfl_sync(0xFFFFFFFFu, incl, 31);
+    unsigned start = 0;
+    if (lane == 31 && total) start = atomicAdd(len, total);
+    start = __shfl_sync(0xFFFFFFFFu, start, 31) + incl - cnt;
+    while (word) {
+      const int b = __ffs(word) - 1;
+      word &= word - 1;
+      if (start < cap) list[start] = static_cast<uint32_t>(wi * 32 + b);
+      ++start;
+    }
+  }
+}
+
+}  // namespace
+
+void launch_p1(Mode mode, const View& v, const ElemArgs& a, uint32_t* pending_bits, bool stash_possible,
+               bool erase_to_empty, Counters* c, cudaStream_t s) {
+  if (a.n == 0) return;
+  auto go = [&](auto kernel) {
+    const int grid = grid_for(kernel, a.n, kTilesPerBlock);
+    kernel<<<grid, kBlock, 0, s>>>(v, a, pending_bits, stash_possible, erase_to_empty, c);
+    WX_CUDA_LAUNCHED("hive p1_kernel");
+  };
+  switch (mode) {
+    case Mode::Find: go(p1_kernel<Mode::Find>); break;
+    case Mode::Contains: go(p1_kernel<Mode::Contains>); break;
+    case Mode::Insert: go(p1_kernel<Mode::Insert>); break;
+    case Mode::Assign: go(p1_kernel<Mode::Assign>); break;
+    case Mode::Erase: go(p1_kernel<Mode::Erase>); break;
+    case Mode::Mixed: go(p1_kernel<Mode::Mixed>); break;
+  }
+}
+
+void launch_compact(const uint32_t* bits, uint64_t nbits, uint32_t* list, uint32_t cap, unsigned* len,
+                    cudaStream_t s) {
+  const uint64_t nwords = (nbits + 31) / 32;
+  if (nwords == 0) return;
+  const int grid = grid_for(compact_kernel, nwords, kBlock);
+  compact_kernel<<<grid, kBlock, 0, s>>>(bits, nwords, nbits, list, cap, len);
+  WX_CUDA_LAUNCHED("hive compact_kernel");
+}
+
+}  // namespace wx::hive

@@ -1,0 +1,534 @@
+// Hive table host logic: the sequence of kernels behind each bulk call, growth and shrink policy,
+// memory management. Kernels: hive_ops.cu (phase 1), hive_evict.cu (phase 2), hive_resize.cu.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "hive/hive_table.cuh"
+
+namespace wx::hive {
+namespace {
+
+constexpr uint64_t kMaxBuckets = 1ull << 31;  // 32-bit hashes address at most 2^31 buckets
+constexpr uint64_t kChunk = 1ull << 28;       // elements per internal launch sequence
+constexpr int kParallelRounds = 2048;         // phase-2 rounds before the serial straggler pass
+constexpr int kMaxRounds = 2304;              // hard bound of phase-2 rounds per chunk
+constexpr int kMaxGrowSteps = 64;             // growth steps per chunk before giving up (FULL)
+
+uint64_t pow2_at_least(uint64_t x) {
+  uint64_t p = 1;
+  while (p < x) p <<= 1;
+  return p;
+}
+
+}  // namespace
+
+HiveTable::HiveTable(const wx_config& cfg) : device_(cfg.device) {
+  if (cfg.key_bits != 32 || cfg.value_bits != 32)
+    fail(WX_ERR_UNSUPPORTED, "Hive supports 32-bit keys and values only");
+  max_lf_ = cfg.max_load_factor > 0 && cfg.max_load_factor <= 1 ? cfg.max_load_factor : 0.9;
+  min_lf_ = cfg.min_load_factor > 0 && cfg.min_load_factor < max_lf_ ? cfg.min_load_factor : 0.0;
+  grow_auto_ = cfg.grow != WX_GROW_NEVER;
+  DeviceScope scope(device_);
+  WX_CUDA(cudaStreamCreateWithFlags(&own_stream_, cudaStreamNonBlocking));
+  WX_CUDA(cudaEventCreate(&ev0_));
+  WX_CUDA(cudaEventCreate(&ev1_));
+  counters_ = DeviceArray<Counters>(1);
+  lens_ = DeviceArray<unsigned>(4);
+  count_ = DeviceArray<unsigned long long>(1);
+  const uint64_t nb = buckets_for(cfg.capacity);
+  if (nb > kMaxBuckets) fail(WX_ERR_INVALID_ARGUMENT, "Hive capacity too large");
+  s_ = own_stream_;
+  ensure_alloc(nb);
+  n_ = static_cast<uint32_t>(nb);
+  WX_CUDA(cudaStreamSynchronize(own_stream_));
+}
+
+HiveTable::~HiveTable() {
+  if (own_stream_) cudaStreamSynchronize(own_stream_);
+  if (ev0_) cudaEventDestroy(ev0_);
+  if (ev1_) cudaEventDestroy(ev1_);
+  if (own_stream_) cudaStreamDestroy(own_stream_);
+}
+
+uint64_t HiveTable::buckets_for(uint64_t keys) const {
+  const double slots = std::ceil(static_cast<double>(keys) / max_lf_);
+  const uint64_t nb = static_cast<uint64_t>(std::ceil(slots / kSlots));
+  return std::max<uint64_t>(nb, 1);
+}
+
+View HiveTable::view() const {
+  View v;
+  v.buckets = buckets_.get();
+  v.stash = stash_.get();
+  v.ovf = ovf_.get();
+  v.geo = geometry_of(n_);
+  v.stash_mask = stash_nb_ - 1;
+  return v;
+}
+
+// ---------------------------------------------------------------- memory
+
+void HiveTable::ensure_alloc(uint64_t nb) {
+  if (nb <= alloc_) return;
+  uint64_t na = std::max<uint64_t>(nb, alloc_ + alloc_ / 2);
+  na = std::min<uint64_t>((na + 31) & ~31ull, kMaxBuckets);
+  if (na < nb) fail(WX_ERR_OUT_OF_MEMORY, "Hive: more than 2^31 buckets requested");
+  // Allocate everything first: a failure leaves the table as it was.
+  DeviceArray<Bucket> nbk(na);
+  DeviceArray<uint32_t> nlocks(na / 32 + 1), novf(na / 32 + 1);
+  const uint64_t want_stash = pow2_at_least(std::max<uint64_t>(1, na / 32));
+  DeviceArray<Bucket> nstash;
+  const bool new_stash = !stash_.get() || (want_stash != stash_nb_ && stash_now() == 0);
+  if (new_stash) nstash = DeviceArray<Bucket>(want_stash);
+  WX_CUDA(cudaMemsetAsync(nbk.get() + alloc_, 0xFF, (na - alloc_) * sizeof(Bucket), s_));
+  if (alloc_) WX_CUDA(cudaMemcpyAsync(nbk.get(), buckets_.get(), alloc_ * sizeof(Bucket), cudaMemcpyDeviceToDevice, s_));
+  WX_CUDA(cudaMemsetAsync(nlocks.get(), 0, nlocks.bytes(), s_));
+  WX_CUDA(cudaMemsetAsync(novf.get(), 0, novf.bytes(), s_));
+  if (ovf_.get()) WX_CUDA(cudaMemcpyAsync(novf.get(), ovf_.get(), ovf_.bytes(), cudaMemcpyDeviceToDevice, s_));
+  if (new_stash) {
+    WX_CUDA(cudaMemsetAsync(nstash.get(), 0xFF, nstash.bytes(), s_));
+    stash_ = std::move(nstash);
+    stash_nb_ = static_cast<uint32_t>(want_stash);
+  }
+  WX_CUDA(cudaStreamSynchronize(s_));  // old buffers are freed below
+  buckets_ = std::move(nbk);
+  locks_ = std::move(nlocks);
+  ovf_ = std::move(novf);
+  alloc_ = na;
+}
+
+void HiveTable::ensure_workspace(uint64_t elements, uint64_t list_len) {
+  const uint64_t words = (elements + 31) / 32;
+  if (bits_.size() < words) {
+    bits_.reset();
+    bits_ = DeviceArray<uint32_t>(words);
+  }
+  if (list_cap_ < list_len) {
+    lists_.reset();
+    const uint64_t cap = std::max<uint64_t>(list_len, 1024);
+    lists_ = DeviceArray<uint32_t>(3 * cap);
+    list_cap_ = cap;
+  }
+}
+
+// ---------------------------------------------------------------- call bookkeeping
+
+void HiveTable::begin(cudaStream_t s) {
+  s_ = s ? s : own_stream_;
+  std::memset(&hc_, 0, sizeof(hc_));
+  std::memset(hl_, 0, sizeof(hl_));
+  marked_full_ = 0;
+  WX_CUDA(cudaMemsetAsync(counters_.get(), 0, sizeof(Counters), s_));
+  WX_CUDA(cudaEventRecord(ev0_, s_));
+}
+
+void HiveTable::read_back() {
+  WX_CUDA(cudaMemcpyAsync(&hc_, counters_.get(), sizeof(Counters), cudaMemcpyDeviceToHost, s_));
+  WX_CUDA(cudaMemcpyAsync(hl_, lens_.get(), sizeof(hl_), cudaMemcpyDeviceToHost, s_));
+  WX_CUDA(cudaStreamSynchronize(s_));
+}
+
+void HiveTable::commit() {
+  size_ = size_now();
+  stash_used_ = stash_now();
+  tombs_ += hc_.tombs;
+  erased_since_rebuild_ += hc_.erased;
+  displacements_ += hc_.displacements;
+  errors_ += hc_.errors;
+  failed_ += hc_.full + marked_full_;
+  std::memset(&hc_, 0, sizeof(hc_));
+}
+
+// ---------------------------------------------------------------- bulk calls
+
+BatchResult HiveTable::run(const Batch& b, Mode mode) {
+  DeviceScope scope(device_);
+  begin(static_cast<cudaStream_t>(b.stream));
+  BatchResult res;
+  bool oom = false;
+  std::string oom_msg;
+  try {
+    // Tombstones are never reused by phase 1: sweep them when they get numerous.
+    if ((mode == Mode::Insert || mode == Mode::Assign || mode == Mode::Mixed) && tombs_ > capacity() / 8) {
+      launch_sweep(view(), s_);
+      if (stash_now() > 0) launch_settle(view(), counters_.get(), s_);
+      launch_ovf_rebuild(view(), ovf_.size(), s_);
+      tombs_ = 0;
+      erased_since_rebuild_ = 0;
+    } else if (mode != Mode::Find && mode != Mode::Contains && erased_since_rebuild_ > capacity() / 4) {
+      launch_ovf_rebuild(view(), ovf_.size(), s_);  // erases leave overflow bits stale (set)
+      erased_since_rebuild_ = 0;
+    }
+    for (uint64_t off = 0; off < b.n; off += kChunk) {
+      ElemArgs a;
+      a.n = std::min<uint64_t>(kChunk, b.n - off);
+      a.keys = static_cast<const uint32_t*>(b.keys) + off;
+      if (b.values_in) a.vin = static_cast<const uint32_t*>(b.values_in) + off;
+      if (b.values_out) a.vout = static_cast<uint32_t*>(b.values_out) + off;
+      if (b.ops) a.ops = b.ops + off;
+      if (b.outcomes) a.outcomes = b.outcomes + off;
+      a.not_found = static_cast<uint32_t>(b.not_found);
+      run_chunk(a, mode);
+    }
+    if (mode == Mode::Erase || mode == Mode::Mixed) {
+      read_back();  // the erase counts decide the shrink
+      after_erase_shrink();
+    }
+  } catch (const Error& e) {
+    if (e.status() != WX_ERR_OUT_OF_MEMORY) throw;
+    oom = true;
+    oom_msg = e.what();
+  }
+  WX_CUDA(cudaEventRecord(ev1_, s_));
+  read_back();
+  float ms = 0;
+  WX_CUDA(cudaEventElapsedTime(&ms, ev0_, ev1_));
+  last_ms_ = ms;
+  res.invalid = hc_.invalid;
+  res.full = hc_.full + marked_full_;
+  const uint64_t errs = hc_.errors;
+  commit();
+  if (oom) fail(WX_ERR_OUT_OF_MEMORY, oom_msg);
+  if (errs) fail(WX_ERR_INTERNAL, "Hive: " + std::to_string(errs) + " broken invariants detected in a kernel");
+  return res;
+}
+
+void HiveTable::run_chunk(const ElemArgs& a, Mode mode) {
+  if (mode == Mode::Find || mode == Mode::Contains) {
+    launch_p1(mode, view(), a, nullptr, stash_now() > 0, false, counters_.get(), s_);
+    return;
+  }
+  if (mode == Mode::Erase) {
+    const bool to_empty = stash_now() == 0;  // no stash entry to keep consistent: reuse slots at once
+    launch_p1(mode, view(), a, nullptr, !to_empty, to_empty, counters_.get(), s_);
+    return;
+  }
+  // Inserts: make room for the batch first (an upper bound: all keys new).
+  if (grow_auto_ && mode != Mode::Mixed) {
+    const uint64_t target = buckets_for(size_now() + a.n);
+    if (target > n_) {
+      try {
+        grow_to(target);
+      } catch (const Error& e) {
+        if (e.status() != WX_ERR_OUT_OF_MEMORY) throw;  // phase 2 reports what does not fit
+      }
+    }
+  }
+  ensure_workspace(a.n, 0);
+  WX_CUDA(cudaMemsetAsync(bits_.get(), 0, (a.n + 31) / 32 * sizeof(uint32_t), s_));
+  const unsigned long long pending_before = hc_.pending;
+  launch_p1(mode, view(), a, bits_.get(), true, false, counters_.get(), s_);
+  read_back();
+  const uint64_t pending = hc_.pending - pending_before;
+  if (pending > 0) {
+    ensure_workspace(a.n, pending);
+    WX_CUDA(cudaMemsetAsync(lens_.get(), 0, sizeof(unsigned) * 4, s_));
+    launch_compact(bits_.get(), a.n, lists_.get(), static_cast<uint32_t>(list_cap_), lens_.get(), s_);
+    resolve_pending(a, mode, static_cast<uint32_t>(pending));
+  }
+  if (auto_drain_ && stash_now() > 0) drain_now();
+  if (grow_auto_ && size_now() > max_lf_ * capacity()) grow_to(buckets_for(size_now()));
+}
+
+// Phase 2 rounds over the pending elements (list 0). Lock conflicts are retried next round; jobs with
+// no room collect in the full list. Then: WX_GROW_AUTO grows and retries them; otherwise the stash is
+// drained once (it may have filled in phase 1) and they are retried; what still fails is FULL.
+void HiveTable::resolve_pending(const ElemArgs& a, Mode mode, uint32_t count) {
+  uint32_t* cur = lists_.get();
+  uint32_t* next = lists_.get() + list_cap_;
+  uint32_t* full = lists_.get() + 2 * list_cap_;
+  int rounds = 0, grows = 0;
+  bool drained = false;
+  WX_CUDA(cudaMemsetAsync(lens_.get(), 0, sizeof(unsigned) * 4, s_));
+  for (;;) {
+    uint32_t last = 0;
+    while (count > 0) {
+      // Serial (one tile, no conflicts possible) for few stragglers, when a round made no progress
+      // (e.g. thousands of jobs on one hot key) or after many rounds.
+      const bool serial = count <= 32 || count == last || rounds >= kParallelRounds;
+      last = count;
+      WX_CUDA(cudaMemsetAsync(lens_.get() + 1, 0, sizeof(unsigned), s_));
+      launch_evict(view(), locks_.get(), mode, a, cur, count, false, next, lens_.get() + 1, full,
+                   lens_.get() + 2, seed_++, serial, counters_.get(), s_);
+      read_back();
+      count = hl_[1];
+      std::swap(cur, next);
+      if (++rounds >= kMaxRounds && count > 0) {  // cannot happen (serial rounds never conflict)
+        launch_mark_full(a.outcomes, cur, count, s_);
+        marked_full_ += count;
+        ++errors_;
+        count = 0;
+      }
+    }
+    const uint32_t nf = hl_[2];  // accumulated over the rounds
+    if (nf == 0) return;
+    if (grow_auto_ && grows < kMaxGrowSteps) {
+      try {
+        grow_to(std::max<uint64_t>(uint64_t(n_) + n_ / 8 + 1, buckets_for(size_now() + nf)));
+      } catch (const Error& e) {
+        if (e.status() != WX_ERR_OUT_OF_MEMORY) throw;
+        launch_mark_full(a.outcomes, full, nf, s_);
+        marked_full_ += nf;
+        throw;
+      }
+      ++grows;
+    } else if (!drained && stash_now() > 0) {
+      drain_now();  // own job lists: `full` stays intact
+      drained = true;
+    } else {
+      launch_mark_full(a.outcomes, full, nf, s_);
+      marked_full_ += nf;
+      return;
+    }
+    WX_CUDA(cudaMemcpyAsync(cur, full, nf * sizeof(uint32_t), cudaMemcpyDeviceToDevice, s_));
+    WX_CUDA(cudaMemsetAsync(lens_.get() + 2, 0, sizeof(unsigned), s_));
+    hl_[2] = 0;
+    count = nf;
+    rounds = 0;
+  }
+}
+
+void HiveTable::drain_stash() {
+  DeviceScope scope(device_);
+  begin(own_stream_);
+  drain_now();
+  WX_CUDA(cudaEventRecord(ev1_, s_));
+  read_back();
+  commit();
+}
+
+// Phase 2 over the stash slots: move entries into their buckets (evicting if needed).
+void HiveTable::drain_now() {
+  const uint64_t slots = uint64_t(stash_nb_) * kSlots;
+  if (drain_lists_.size() < 2 * slots) {
+    drain_lists_.reset();
+    drain_lists_ = DeviceArray<uint32_t>(2 * slots);
+  }
+  uint32_t* cur = nullptr;  // first round: every stash slot
+  uint32_t* next = drain_lists_.get();
+  uint32_t* other = drain_lists_.get() + slots;
+  uint32_t count = static_cast<uint32_t>(slots);
+  uint32_t last = 0;
+  for (int rounds = 0; count > 0 && rounds < kMaxRounds; ++rounds) {
+    const bool serial = (cur != nullptr && (count <= 32 || count == last)) || rounds >= kParallelRounds;
+    last = count;
+    WX_CUDA(cudaMemsetAsync(lens_.get() + 1, 0, sizeof(unsigned), s_));
+    launch_evict(view(), locks_.get(), Mode::Insert, ElemArgs{}, cur, count, true, next, lens_.get() + 1,
+                 nullptr, lens_.get() + 3, seed_++, serial, counters_.get(), s_);
+    read_back();
+    count = hl_[1];
+    cur = next;
+    std::swap(next, other);
+  }
+}
+
+// ---------------------------------------------------------------- resize (linear hashing)
+
+void HiveTable::grow_to(uint64_t target) {
+  target = std::min<uint64_t>(target, kMaxBuckets);
+  bool changed = false;
+  while (n_ < target) {
+    const Geometry g = geometry_of(n_);
+    const uint32_t half = g.lowmask + 1;
+    const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(target - n_, half - g.split));
+    ensure_alloc(uint64_t(n_) + count);
+    View va = view();
+    va.geo = geometry_of(n_ + count);
+    launch_split(va, g.split, count, half, counters_.get(), s_);
+    n_ += count;
+    ++resizes_;
+    changed = true;
+  }
+  if (changed && stash_now() > 0) launch_settle(view(), counters_.get(), s_);
+}
+
+void HiveTable::shrink_to(uint64_t target) {
+  target = std::max<uint64_t>(target, 1);
+  bool changed = false;
+  while (n_ > target) {
+    const Geometry g = geometry_of(n_);
+    uint32_t half, split;
+    if (g.split == 0) {  // n_ = 2^m: merge the upper half of level m-1
+      half = (g.lowmask + 1) / 2;
+      split = half;
+      if (half == 0) break;
+    } else {
+      half = g.lowmask + 1;
+      split = g.split;
+    }
+    const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(n_ - target, split));
+    const uint32_t p_begin = split - count;
+    WX_CUDA(cudaMemsetAsync(lens_.get() + 3, 0, sizeof(unsigned), s_));
+    launch_fit(view(), p_begin, count, half, lens_.get() + 3, s_);
+    read_back();
+    const uint32_t begin = std::max<uint32_t>(p_begin, hl_[3]);
+    if (begin >= split) break;  // the last pair does not fit one bucket: stop shrinking here
+    View va = view();
+    va.geo = geometry_of(half + begin);
+    launch_merge(va, begin, split - begin, half, s_);
+    n_ = half + begin;
+    ++resizes_;
+    changed = true;
+    if (begin > p_begin) break;  // stopped early at a pair that does not fit
+  }
+  if (changed && stash_now() > 0) launch_settle(view(), counters_.get(), s_);
+  if (changed) launch_ovf_rebuild(view(), ovf_.size(), s_);  // merges only accumulate bits
+  // Give memory back when the table has become much smaller than its allocation.
+  if (changed && alloc_ > 4 * uint64_t(n_) + 1024) {
+    const uint64_t na = std::max<uint64_t>((2 * uint64_t(n_) + 31) & ~31ull, 32);
+    try {
+      DeviceArray<Bucket> nbk(na);
+      DeviceArray<uint32_t> nlocks(na / 32 + 1), novf(na / 32 + 1);
+      WX_CUDA(cudaMemsetAsync(nbk.get(), 0xFF, na * sizeof(Bucket), s_));
+      WX_CUDA(cudaMemcpyAsync(novf.get(), ovf_.get(), novf.bytes(), cudaMemcpyDeviceToDevice, s_));
+      WX_CUDA(cudaMemcpyAsync(nbk.get(), buckets_.get(), uint64_t(n_) * sizeof(Bucket), cudaMemcpyDeviceToDevice, s_));
+      WX_CUDA(cudaMemsetAsync(nlocks.get(), 0, nlocks.bytes(), s_));
+      WX_CUDA(cudaStreamSynchronize(s_));
+      buckets_ = std::move(nbk);
+      locks_ = std::move(nlocks);
+      ovf_ = std::move(novf);
+      alloc_ = na;
+    } catch (const Error&) {
+      // keeping the larger allocation is fine
+    }
+  }
+}
+
+void HiveTable::after_erase_shrink() {
+  if (min_lf_ <= 0 || !grow_auto_) return;
+  const uint64_t sz = size_now();
+  if (sz >= min_lf_ * capacity()) return;
+  const double target_lf = (min_lf_ + max_lf_) / 2;
+  const uint64_t target = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(sz / target_lf / kSlots)));
+  if (target < n_) shrink_to(target);
+}
+
+void HiveTable::resize(uint64_t cap) {
+  DeviceScope scope(device_);
+  if (cap < size_) fail(WX_ERR_INVALID_ARGUMENT, "resize below the current size");
+  const uint64_t target = buckets_for(cap);
+  if (target > kMaxBuckets) fail(WX_ERR_INVALID_ARGUMENT, "Hive: capacity too large");
+  begin(own_stream_);
+  try {
+    if (target > n_) grow_to(target);
+    else if (target < n_) shrink_to(target);
+  } catch (...) {
+    read_back();
+    commit();
+    throw;
+  }
+  WX_CUDA(cudaEventRecord(ev1_, s_));
+  read_back();
+  commit();
+}
+
+void HiveTable::clear() {
+  DeviceScope scope(device_);
+  WX_CUDA(cudaMemsetAsync(buckets_.get(), 0xFF, buckets_.bytes(), own_stream_));
+  WX_CUDA(cudaMemsetAsync(stash_.get(), 0xFF, stash_.bytes(), own_stream_));
+  WX_CUDA(cudaMemsetAsync(locks_.get(), 0, locks_.bytes(), own_stream_));
+  WX_CUDA(cudaMemsetAsync(ovf_.get(), 0, ovf_.bytes(), own_stream_));
+  WX_CUDA(cudaStreamSynchronize(own_stream_));
+  size_ = stash_used_ = tombs_ = erased_since_rebuild_ = 0;
+}
+
+uint64_t HiveTable::retrieve_all(void* keys, void* values, void* stream) {
+  DeviceScope scope(device_);
+  cudaStream_t s = stream ? static_cast<cudaStream_t>(stream) : own_stream_;
+  WX_CUDA(cudaMemsetAsync(count_.get(), 0, sizeof(unsigned long long), s));
+  auto* k = static_cast<uint32_t*>(keys);
+  auto* v = static_cast<uint32_t*>(values);
+  launch_collect(buckets_.get()->w, uint64_t(n_) * kSlots, k, v, count_.get(), s);
+  launch_collect(stash_.get()->w, uint64_t(stash_nb_) * kSlots, k, v, count_.get(), s);
+  unsigned long long n = 0;
+  WX_CUDA(cudaMemcpyAsync(&n, count_.get(), sizeof(n), cudaMemcpyDeviceToHost, s));
+  WX_CUDA(cudaStreamSynchronize(s));
+  if (n != size_) fail(WX_ERR_INTERNAL, "Hive retrieve_all found " + std::to_string(n) + " keys, size is " + std::to_string(size_));
+  return n;
+}
+
+void HiveTable::stats(wx_stats* s) {
+  s->size = size_;
+  s->capacity = capacity();
+  s->bytes = buckets_.bytes() + stash_.bytes() + locks_.bytes() + ovf_.bytes() + bits_.bytes() + lists_.bytes() +
+             drain_lists_.bytes();
+  s->resizes = resizes_;
+  s->stash_used = stash_used_;
+  s->displacements = displacements_;
+  s->failed_inserts = failed_;
+  s->last_kernel_ms = last_ms_;
+}
+
+// ---------------------------------------------------------------- validation (tests)
+
+std::string HiveTable::validate() {
+  DeviceScope scope(device_);
+  WX_CUDA(cudaDeviceSynchronize());
+  std::vector<Bucket> hb(alloc_), hs(stash_nb_);
+  WX_CUDA(cudaMemcpy(hb.data(), buckets_.get(), alloc_ * sizeof(Bucket), cudaMemcpyDeviceToHost));
+  WX_CUDA(cudaMemcpy(hs.data(), stash_.get(), stash_nb_ * sizeof(Bucket), cudaMemcpyDeviceToHost));
+  std::vector<uint32_t> lk(locks_.size()), ov(ovf_.size());
+  WX_CUDA(cudaMemcpy(lk.data(), locks_.get(), locks_.bytes(), cudaMemcpyDeviceToHost));
+  WX_CUDA(cudaMemcpy(ov.data(), ovf_.get(), ovf_.bytes(), cudaMemcpyDeviceToHost));
+  for (uint32_t w : lk)
+    if (w) return "a bucket lock is still held";
+  auto ovf_set_for = [&](uint32_t b) { return (ov[b >> 5] >> (b & 31)) & 1u; };
+  const Geometry g = geometry_of(n_);
+  std::unordered_set<uint32_t> seen;
+  seen.reserve(size_ * 2 + 16);
+  auto has_empty = [&](uint32_t b) {
+    for (int s = 0; s < kSlots; ++s)
+      if (hb[b].w[s] == kEmptyWord) return true;
+    return false;
+  };
+  uint64_t live = 0, in_stash = 0;
+  for (uint64_t b = 0; b < alloc_; ++b) {
+    for (int s = 0; s < kSlots; ++s) {
+      const uint64_t w = hb[b].w[s];
+      if (b >= n_) {
+        if (w != kEmptyWord) return "inactive bucket " + std::to_string(b) + " is not empty";
+        continue;
+      }
+      if (!is_live(w)) continue;
+      const uint32_t k = key_of(w);
+      const Place p = place_of(k, g, stash_nb_ - 1);
+      if (b != p.b0 && b != p.b1)
+        return "key " + std::to_string(k) + " in bucket " + std::to_string(b) + " but addresses " +
+               std::to_string(p.b0) + "/" + std::to_string(p.b1);
+      if (!seen.insert(k).second) return "key " + std::to_string(k) + " stored twice";
+      if (b != p.b0 && !ovf_set_for(p.b0))
+        return "key " + std::to_string(k) + " outside its b0 " + std::to_string(p.b0) + " whose overflow bit is clear";
+      ++live;
+    }
+  }
+  for (uint32_t b = 0; b < stash_nb_; ++b) {
+    for (int s = 0; s < kSlots; ++s) {
+      const uint64_t w = hs[b].w[s];
+      if (!is_live(w)) continue;
+      const uint32_t k = key_of(w);
+      const Place p = place_of(k, g, stash_nb_ - 1);
+      if (b != p.s) return "stash key " + std::to_string(k) + " in the wrong stash bucket";
+      if (has_empty(p.b0) || has_empty(p.b1))
+        return "stash key " + std::to_string(k) + " while its bucket has an EMPTY slot";
+      if (!seen.insert(k).second) return "key " + std::to_string(k) + " stored twice (stash)";
+      if (!ovf_set_for(p.b0)) return "stash key " + std::to_string(k) + " but the overflow bit of its b0 is clear";
+      ++live;
+      ++in_stash;
+    }
+  }
+  if (live != size_) return "size() is " + std::to_string(size_) + " but " + std::to_string(live) + " keys are stored";
+  if (in_stash != stash_used_)
+    return "stash_used is " + std::to_string(stash_used_) + " but the stash holds " + std::to_string(in_stash);
+  if (errors_) return std::to_string(errors_) + " kernel errors recorded";
+  return "";
+}
+
+}  // namespace wx::hive
+
+namespace wx {
+Table* make_hive_table(const wx_config& cfg) { return new hive::HiveTable(cfg); }
+}  // namespace wx

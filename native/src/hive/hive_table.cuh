@@ -1,0 +1,99 @@
+// Hive table (host side): owns the device buckets, stash and locks, drives the kernels of one bulk
+// call (phase 1 lock-free, phase 2 eviction, growth, stash drain) and the linear-hashing resize.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "common/cuda_util.cuh"
+#include "common/table.hpp"
+#include "hive/hive_kernels.cuh"
+#include "hive/hive_layout.cuh"
+
+namespace wx::hive {
+
+class HiveTable final : public Table {
+ public:
+  explicit HiveTable(const wx_config& cfg);
+  ~HiveTable() override;
+  HiveTable(const HiveTable&) = delete;
+  HiveTable& operator=(const HiveTable&) = delete;
+
+  bool on_device() const override { return true; }
+  int device() const override { return device_; }
+
+  BatchResult insert(const Batch& b) override { return run(b, Mode::Insert); }
+  BatchResult insert_or_assign(const Batch& b) override { return run(b, Mode::Assign); }
+  BatchResult find(const Batch& b) override { return run(b, Mode::Find); }
+  BatchResult contains(const Batch& b) override { return run(b, Mode::Contains); }
+  BatchResult erase(const Batch& b) override { return run(b, Mode::Erase); }
+  BatchResult batch(const Batch& b) override { return run(b, Mode::Mixed); }
+
+  uint64_t size() override { return size_; }
+  uint64_t capacity() override { return uint64_t(n_) * kSlots; }
+  void stats(wx_stats* s) override;
+  void clear() override;
+  void resize(uint64_t capacity) override;
+  uint64_t retrieve_all(void* keys, void* values, void* stream) override;
+
+  // ---- diagnostics for the design tests ----
+  // Copies the table to the host and checks every invariant (addresses, uniqueness, counts, stash
+  // rule, inactive buckets empty). Returns "" when all hold, else a description of the first breach.
+  std::string validate();
+  uint32_t active_buckets() const { return n_; }
+  uint64_t stash_used() const { return stash_used_; }
+  uint64_t errors() const { return errors_; }
+  // Off: inserts leave overflow in the stash (tests fill it); drain_stash() empties what it can.
+  void set_auto_drain(bool on) { auto_drain_ = on; }
+  void drain_stash();
+
+ private:
+  struct Call;  // state of one public call (stream, counter snapshot)
+  BatchResult run(const Batch& b, Mode mode);
+  void run_chunk(const ElemArgs& a, Mode mode);
+  void resolve_pending(const ElemArgs& a, Mode mode, uint32_t count);
+  void drain_now();
+  void grow_to(uint64_t target_buckets);
+  void shrink_to(uint64_t target_buckets);
+  void after_erase_shrink();
+  void ensure_alloc(uint64_t buckets);
+  void ensure_workspace(uint64_t elements, uint64_t list_len);
+  uint64_t buckets_for(uint64_t keys) const;
+  View view() const;
+
+  void begin(cudaStream_t s);
+  void read_back();  // counters and list lengths to the host (synchronises the stream)
+  void commit();     // folds the call's counters into the table's totals
+  uint64_t size_now() const { return size_ + hc_.inserted - hc_.erased; }
+  uint64_t stash_now() const { return stash_used_ + hc_.stash_in - hc_.stash_out; }
+
+  int device_ = 0;
+  double max_lf_ = 0.9, min_lf_ = 0.0;
+  bool grow_auto_ = true;
+  bool auto_drain_ = true;
+
+  uint32_t n_ = 1;      // active buckets (linear hashing state)
+  uint64_t alloc_ = 0;  // buckets allocated
+  uint32_t stash_nb_ = 1;
+  DeviceArray<Bucket> buckets_, stash_;
+  DeviceArray<uint32_t> locks_, ovf_;  // lock bits and overflow bits, one per bucket
+  DeviceArray<Counters> counters_;
+  DeviceArray<unsigned> lens_;  // [0] compaction, [1] retry, [2] full, [3] unfit
+  DeviceArray<unsigned long long> count_;
+  DeviceArray<uint32_t> bits_, lists_;  // pending bit set; three job lists of list_cap_ each
+  DeviceArray<uint32_t> drain_lists_;   // two job lists for stash drains
+  uint64_t list_cap_ = 0;
+
+  cudaStream_t own_stream_ = nullptr, s_ = nullptr;
+  cudaEvent_t ev0_ = nullptr, ev1_ = nullptr;
+  Counters hc_{};      // this call's counters as last read back
+  unsigned hl_[4]{};   // list lengths as last read back
+  uint64_t marked_full_ = 0;  // elements marked FULL by the host loop in this call
+  uint32_t seed_ = 1;
+
+  uint64_t size_ = 0, stash_used_ = 0, tombs_ = 0, resizes_ = 0, displacements_ = 0, failed_ = 0,
+           errors_ = 0, erased_since_rebuild_ = 0;
+  double last_ms_ = 0.0;
+};
+
+}  // namespace wx::hive

@@ -1,0 +1,330 @@
+// Hive design invariants (ALGORITHMS.md §4.3): each key at most once across b0/b1/stash at its
+// linear-hashing address, stash filled and drained without losing values, eviction stress at load
+// factor >= 0.95, same-key concurrency in mixed batches (incl. a full bucket), reserved keys.
+// `gpu_hive_invariants small` runs only the small case (for compute-sanitizer).
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "gpu_hive_util.cuh"
+
+using namespace hivetest;
+
+namespace {
+
+// 2^16 keys into a table made for 2^12: growth (splits) during inserts, finds, erases, mixed ops.
+void small_case() {
+  Stream st;
+  HiveTable t(config(1 << 12, 0.9, 0.2));
+  Ops o{t, st.s};
+  const uint64_t n = 1 << 16;
+  auto keys = unique_keys(n, 1);
+  std::vector<uint32_t> vals(n);
+  for (uint64_t i = 0; i < n; ++i) vals[i] = static_cast<uint32_t>(i * 7 + 1);
+  Dev<uint32_t> dk(keys), dv(vals);
+  Dev<uint8_t> out(n);
+  auto r = o.insert(dk, &dv, &out);
+  CHECK(r.invalid == 0 && r.full == 0);
+  for (uint8_t x : out.get()) CHECK(x == WX_OUT_INSERTED);
+  CHECK(t.size() == n);
+  wx_stats s{};
+  t.stats(&s);
+  CHECK_MSG(s.resizes > 0, "no resize happened");
+  VALID(t);
+  auto f = o.find(dk);
+  for (uint64_t i = 0; i < n; ++i) CHECK_MSG(f[i] == vals[i], "key %u: %u != %u", keys[i], f[i], vals[i]);
+  // erase the odd half, mixed batch over everything
+  std::vector<uint32_t> odd;
+  for (uint64_t i = 1; i < n; i += 2) odd.push_back(keys[i]);
+  Dev<uint32_t> dodd(odd);
+  for (uint8_t x : o.erase(dodd)) CHECK(x == WX_OUT_ERASED);
+  VALID(t);
+  std::vector<uint8_t> ops(n);
+  for (uint64_t i = 0; i < n; ++i) ops[i] = static_cast<uint8_t>(i % 4);
+  Dev<uint8_t> dops(ops);
+  Dev<uint32_t> dvv(vals);
+  o.mixed(dops, dk, dvv);
+  VALID(t);
+  std::printf("small case ok: size %llu, buckets %u\n", (unsigned long long)t.size(), t.active_buckets());
+}
+
+void basics() {
+  Stream st;
+  HiveTable t(config(1 << 16));
+  Ops o{t, st.s};
+  const uint64_t n = 50000;
+  auto keys = unique_keys(n, 2);
+  std::vector<uint32_t> vals(n);
+  for (uint64_t i = 0; i < n; ++i) vals[i] = keys[i] ^ 0x5A5A5A5Au;
+  Dev<uint32_t> dk(keys), dv(vals);
+  Dev<uint8_t> out(n);
+  o.insert(dk, &dv, &out);
+  for (uint8_t x : out.get()) CHECK(x == WX_OUT_INSERTED);
+  // second insert: all present, values unchanged
+  std::vector<uint32_t> vals2(n, 12345);
+  Dev<uint32_t> dv2(vals2);
+  o.insert(dk, &dv2, &out);
+  for (uint8_t x : out.get()) CHECK(x == WX_OUT_PRESENT);
+  auto f = o.find(dk);
+  for (uint64_t i = 0; i < n; ++i) CHECK(f[i] == vals[i]);
+  // insert_or_assign: all assigned
+  o.insert(dk, &dv2, &out, true);
+  for (uint8_t x : out.get()) CHECK(x == WX_OUT_ASSIGNED);
+  f = o.find(dk);
+  for (uint64_t i = 0; i < n; ++i) CHECK(f[i] == 12345u);
+  // absent keys
+  auto absent = unique_keys(2 * n, 2);
+  absent.erase(absent.begin(), absent.begin() + n);
+  Dev<uint32_t> da(absent);
+  f = o.find(da, 77);
+  for (uint32_t x : f) CHECK(x == 77u);
+  for (uint8_t x : o.contains(da)) CHECK(x == 0);
+  for (uint8_t x : o.contains(dk)) CHECK(x == 1);
+  // reserved keys: rejected and counted, neighbours applied
+  std::vector<uint32_t> rk = {WX_KEY32_EMPTY, 5u, WX_KEY32_TOMBSTONE, 0u, 0xFFFFFFFDu};
+  Dev<uint32_t> drk(rk), drv(std::vector<uint32_t>{1, 2, 3, 4, 5});
+  Dev<uint8_t> rout(rk.size());
+  auto r = o.insert(drk, &drv, &rout);
+  CHECK(r.invalid == 2);
+  auto ro = rout.get();
+  CHECK(ro[0] == WX_OUT_INVALID_KEY && ro[2] == WX_OUT_INVALID_KEY);
+  CHECK(ro[1] == WX_OUT_INSERTED && ro[3] == WX_OUT_INSERTED && ro[4] == WX_OUT_INSERTED);
+  f = o.find(drk, 99);
+  CHECK(f[0] == 99 && f[1] == 2 && f[2] == 99 && f[3] == 4 && f[4] == 5);
+  VALID(t);
+  // erase everything (twice: second time NOT_FOUND)
+  for (uint8_t x : o.erase(dk)) CHECK(x == WX_OUT_ERASED);
+  for (uint8_t x : o.erase(dk)) CHECK(x == WX_OUT_NOT_FOUND);
+  CHECK(t.size() == 3);
+  VALID(t);
+  // values: null values_in inserts 0
+  o.insert(dk, nullptr, &out);
+  f = o.find(dk);
+  for (uint32_t x : f) CHECK(x == 0u);
+  VALID(t);
+  t.clear();
+  CHECK(t.size() == 0);
+  for (uint8_t x : o.contains(dk)) CHECK(x == 0);
+  VALID(t);
+  std::printf("basics ok\n");
+}
+
+// Many copies of few keys in one batch: exactly one INSERTED per key, never two copies.
+void same_key_batch() {
+  Stream st;
+  HiveTable t(config(1 << 12));
+  Ops o{t, st.s};
+  const uint64_t n = 1 << 18;
+  std::vector<uint32_t> keys(n), vals(n);
+  std::mt19937 rng(3);
+  for (uint64_t i = 0; i < n; ++i) {
+    keys[i] = static_cast<uint32_t>(rng() % 3000);
+    vals[i] = static_cast<uint32_t>(i);
+  }
+  Dev<uint32_t> dk(keys), dv(vals);
+  Dev<uint8_t> out(n);
+  o.insert(dk, &dv, &out);
+  auto ho = out.get();
+  std::map<uint32_t, int> inserted;
+  std::map<uint32_t, uint32_t> winner;
+  for (uint64_t i = 0; i < n; ++i) {
+    CHECK(ho[i] == WX_OUT_INSERTED || ho[i] == WX_OUT_PRESENT);
+    if (ho[i] == WX_OUT_INSERTED) {
+      inserted[keys[i]]++;
+      winner[keys[i]] = vals[i];
+    }
+  }
+  std::unordered_map<uint32_t, uint32_t> oracle;
+  for (uint32_t k : keys) oracle[k] = 0;
+  for (auto& [k, c] : inserted) CHECK_MSG(c == 1, "key %u inserted %d times", k, c);
+  CHECK(inserted.size() == oracle.size());
+  for (auto& [k, v] : winner) oracle[k] = v;
+  VALID(t);
+  same_contents(o, oracle, "same-key batch");
+  std::printf("same-key batch ok (%zu keys)\n", oracle.size());
+}
+
+// Fill a GROW_NEVER table to 100% of its slots with the drain off: the stash fills; every key that
+// was reported INSERTED is found with its value; then the drain moves what it can and nothing is lost.
+void stash_fill_and_drain() {
+  Stream st;
+  HiveTable t(config(1 << 12, 1.0, 0.0, WX_GROW_NEVER));
+  t.set_auto_drain(false);
+  Ops o{t, st.s};
+  const uint64_t slots = t.capacity();
+  const uint64_t n = slots + slots / 16;  // more than fits in the buckets
+  auto keys = unique_keys(n, 4);
+  std::vector<uint32_t> vals(n);
+  for (uint64_t i = 0; i < n; ++i) vals[i] = static_cast<uint32_t>(i + 100);
+  std::unordered_map<uint32_t, uint32_t> oracle;
+  uint64_t full = 0;
+  const uint64_t step = slots / 8;
+  for (uint64_t off = 0; off < n; off += step) {
+    const uint64_t m = std::min(step, n - off);
+    std::vector<uint32_t> k(keys.begin() + off, keys.begin() + off + m), v(vals.begin() + off, vals.begin() + off + m);
+    Dev<uint32_t> dk(k), dv(v);
+    Dev<uint8_t> out(m);
+    auto r = o.insert(dk, &dv, &out);
+    full += r.full;
+    auto ho = out.get();
+    for (uint64_t i = 0; i < m; ++i) {
+      CHECK(ho[i] == WX_OUT_INSERTED || ho[i] == WX_OUT_FULL);
+      if (ho[i] == WX_OUT_INSERTED) oracle[k[i]] = v[i];
+    }
+    VALID(t);
+  }
+  wx_stats s{};
+  t.stats(&s);
+  std::printf("stash fill: %llu of %llu slots + stash %llu, full %llu, displacements %llu\n",
+              (unsigned long long)t.size(), (unsigned long long)slots, (unsigned long long)s.stash_used,
+              (unsigned long long)full, (unsigned long long)s.displacements);
+  CHECK_MSG(s.stash_used > 0, "the stash was never used");
+  CHECK(full > 0);
+  CHECK(s.resizes == 0);
+  same_contents(o, oracle, "stash filled");
+  const uint64_t before = t.stash_used();
+  // erase a quarter of the bucket keys so the drain has room, then drain
+  std::vector<uint32_t> er;
+  for (auto& [k, v] : oracle)
+    if (er.size() < oracle.size() / 4) er.push_back(k);
+  for (uint32_t k : er) oracle.erase(k);
+  Dev<uint32_t> der(er);
+  for (uint8_t x : o.erase(der)) CHECK(x == WX_OUT_ERASED);
+  VALID(t);
+  t.drain_stash();
+  VALID(t);
+  CHECK_MSG(t.stash_used() < before, "drain did not move stash entries (%llu -> %llu)",
+            (unsigned long long)before, (unsigned long long)t.stash_used());
+  same_contents(o, oracle, "stash drained");
+  std::printf("stash drain ok: %llu -> %llu entries\n", (unsigned long long)before, (unsigned long long)t.stash_used());
+}
+
+// Load factor 0.97 of the slots with growth disabled: nothing lost, everything found, evictions ran.
+void eviction_stress() {
+  Stream st;
+  const uint64_t cap = 1 << 20;
+  HiveTable t(config(cap, 0.97, 0.0, WX_GROW_NEVER));
+  Ops o{t, st.s};
+  const uint64_t n = static_cast<uint64_t>(0.97 * t.capacity());
+  auto keys = unique_keys(n, 5);
+  std::vector<uint32_t> vals(n);
+  for (uint64_t i = 0; i < n; ++i) vals[i] = keys[i] * 3u;
+  Dev<uint32_t> dk(keys), dv(vals);
+  Dev<uint8_t> out(n);
+  auto r = o.insert(dk, &dv, &out);
+  wx_stats s{};
+  t.stats(&s);
+  std::printf("eviction stress: LF %.4f, full %llu, displacements %llu, stash %llu, %.3f ms\n",
+              double(t.size()) / t.capacity(), (unsigned long long)r.full, (unsigned long long)s.displacements,
+              (unsigned long long)s.stash_used, s.last_kernel_ms);
+  CHECK_MSG(r.full == 0, "%llu inserts failed at LF 0.97", (unsigned long long)r.full);
+  CHECK(s.displacements > 0);
+  CHECK(t.size() == n);
+  VALID(t);
+  auto f = o.find(dk);
+  for (uint64_t i = 0; i < n; ++i) CHECK_MSG(f[i] == vals[i], "key %u lost or wrong", keys[i]);
+  // erase + reinsert churn at that load factor (mixed batches), then check again
+  std::vector<uint8_t> ops(n);
+  std::vector<uint32_t> v2(vals);
+  std::mt19937 rng(6);
+  std::unordered_map<uint32_t, uint32_t> oracle;
+  for (uint64_t i = 0; i < n; ++i) oracle[keys[i]] = vals[i];
+  for (uint64_t i = 0; i < n; ++i) ops[i] = (i % 10 == 0) ? WX_OP_ERASE : WX_OP_FIND;
+  Dev<uint8_t> dops(ops);
+  Dev<uint32_t> dv2(v2);
+  auto mo = o.mixed(dops, dk, dv2);
+  for (uint64_t i = 0; i < n; i += 10) oracle.erase(keys[i]);
+  for (uint64_t i = 0; i < n; ++i) CHECK(mo[i] == (i % 10 == 0 ? WX_OUT_ERASED : WX_OUT_FOUND));
+  for (uint64_t i = 0; i < n; ++i) ops[i] = (i % 10 == 0) ? WX_OP_INSERT : WX_OP_FIND;
+  dops.put(ops);
+  dv2.put(vals);
+  mo = o.mixed(dops, dk, dv2);
+  for (uint64_t i = 0; i < n; ++i) CHECK(mo[i] == (i % 10 == 0 ? WX_OUT_INSERTED : WX_OUT_FOUND));
+  for (uint64_t i = 0; i < n; i += 10) oracle[keys[i]] = vals[i];
+  VALID(t);
+  same_contents(o, oracle, "eviction churn");
+  std::printf("eviction stress ok\n");
+}
+
+// Hot keys: inserts, erases, assigns and finds of the same few keys in one mixed batch, on a table
+// whose buckets are full. Checks per key: final presence = initial + INSERTED - ERASED in {0,1};
+// every found value was written for that key; the table stays consistent.
+void hot_keys_mixed() {
+  Stream st;
+  HiveTable t(config(1 << 14, 1.0, 0.0, WX_GROW_NEVER));
+  Ops o{t, st.s};
+  // fill to ~98% so the hot keys' buckets are full
+  const uint64_t fill = static_cast<uint64_t>(0.98 * t.capacity());
+  auto base = unique_keys(fill, 7);
+  Dev<uint32_t> dbase(base);
+  o.insert(dbase, &dbase, nullptr);
+  const uint64_t nhot = 64, n = 1 << 18;
+  auto hot = unique_keys(nhot * 2, 8);  // first half absent, second half inserted before
+  std::vector<uint32_t> pre(hot.begin() + nhot, hot.end());
+  Dev<uint32_t> dpre(pre);
+  o.insert(dpre, &dpre, nullptr);
+  auto snapshot = o.dump();
+  std::vector<uint8_t> ops(n);
+  std::vector<uint32_t> keys(n), vals(n);
+  std::mt19937 rng(9);
+  for (uint64_t i = 0; i < n; ++i) {
+    ops[i] = static_cast<uint8_t>(rng() % 4);
+    keys[i] = hot[rng() % hot.size()];
+    vals[i] = (ops[i] == WX_OP_FIND) ? 0xABCDEF01u : static_cast<uint32_t>(i);
+  }
+  Dev<uint8_t> dops(ops);
+  Dev<uint32_t> dk(keys), dv(vals);
+  auto out = o.mixed(dops, dk, dv);
+  auto hv = dv.get();
+  std::map<uint32_t, long> delta;
+  std::map<uint32_t, std::vector<uint32_t>> written;
+  for (uint64_t i = 0; i < n; ++i)
+    if (ops[i] == WX_OP_INSERT || ops[i] == WX_OP_INSERT_OR_ASSIGN) written[keys[i]].push_back(vals[i]);
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint8_t x = out[i];
+    switch (ops[i]) {
+      case WX_OP_INSERT: CHECK(x == WX_OUT_INSERTED || x == WX_OUT_PRESENT || x == WX_OUT_FULL); break;
+      case WX_OP_INSERT_OR_ASSIGN: CHECK(x == WX_OUT_INSERTED || x == WX_OUT_ASSIGNED || x == WX_OUT_FULL); break;
+      case WX_OP_ERASE: CHECK(x == WX_OUT_ERASED || x == WX_OUT_NOT_FOUND); break;
+      default: CHECK(x == WX_OUT_FOUND || x == WX_OUT_NOT_FOUND); break;
+    }
+    if (x == WX_OUT_INSERTED) delta[keys[i]]++;
+    if (x == WX_OUT_ERASED) delta[keys[i]]--;
+    if (ops[i] == WX_OP_FIND && x == WX_OUT_FOUND) {
+      const uint32_t k = keys[i], v = hv[i];
+      bool ok = snapshot.count(k) && snapshot[k] == v;
+      for (uint32_t w : written[k]) ok = ok || w == v;
+      CHECK_MSG(ok, "find of key %u returned %u, never written", k, v);
+    }
+  }
+  auto now = o.dump();
+  for (uint32_t k : hot) {
+    const long before = snapshot.count(k) ? 1 : 0, after = now.count(k) ? 1 : 0;
+    CHECK_MSG(before + delta[k] == after, "key %u: before %ld, inserted-erased %ld, after %ld", k, before, delta[k], after);
+    if (after) {
+      bool ok = snapshot.count(k) && snapshot[k] == now[k];
+      for (uint32_t w : written[k]) ok = ok || w == now[k];
+      CHECK_MSG(ok, "key %u holds value %u that was never written", k, now[k]);
+    }
+  }
+  VALID(t);
+  std::printf("hot keys mixed ok\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  require_gpu();
+  if (argc > 1 && std::strcmp(argv[1], "small") == 0) {
+    small_case();
+    return 0;
+  }
+  small_case();
+  basics();
+  same_key_batch();
+  stash_fill_and_drain();
+  eviction_stress();
+  hot_keys_mixed();
+  std::printf("gpu_hive_invariants: all passed\n");
+  return 0;
+}
