@@ -205,11 +205,9 @@ __global__ void __launch_bounds__(kBlock) p1_kernel(View v, ElemArgs a, uint32_t
     if (k >= kTombKey) {
       if (l == 0) {
         ++tl.invalid();
-        if (op == Mode::Find) {
-          if (kMode == Mode::Find) a.vout[i] = a.not_found;
-        } else if (a.outcomes) {
-          a.outcomes[i] = op == Mode::Contains ? 0 : WX_OUT_INVALID_KEY;
-        }
+        if (kMode == Mode::Find) a.vout[i] = a.not_found;
+        // Every op of a mixed batch, finds included, reports the reserved key in its outcome.
+        if (a.outcomes) a.outcomes[i] = op == Mode::Contains ? 0 : WX_OUT_INVALID_KEY;
       }
       continue;
     }

@@ -794,6 +794,19 @@ public final class HashTable implements AutoCloseable {
     }
   }
 
+  /** Writes every pair to a versioned, checksummed snapshot file, atomically ({@link Snapshot}). */
+  public void save(java.nio.file.Path file) throws java.io.IOException {
+    Snapshot.save(this, file);
+  }
+
+  /**
+   * A new table holding a snapshot's pairs; {@code config} null means the snapshot's kind with default
+   * settings. A foreign, truncated or corrupt file throws {@link SnapshotFormatException} ({@link Snapshot}).
+   */
+  public static HashTable load(java.nio.file.Path file, Builder config) throws java.io.IOException {
+    return Snapshot.load(file, config);
+  }
+
   // ---- helpers -------------------------------------------------------------------------------
 
   /**

@@ -1,9 +1,12 @@
 package org.wixlib.cli;
 
 import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
@@ -18,8 +21,8 @@ import picocli.CommandLine.Spec;
       "GPU hash tables (GLHT, Hive) and a concurrent CPU hopscotch table, driven from Java.",
       "Data goes to stdout, progress and logs to stderr."
     },
-    subcommands = {InfoCommand.class, BenchCommand.class, VerifyCommand.class,
-        CommandLine.HelpCommand.class},
+    subcommands = {InfoCommand.class, BenchCommand.class, VerifyCommand.class, ShellCommand.class,
+        RunCommand.class, CommandLine.HelpCommand.class},
     footerHeading = "%nExit codes:%n",
     footer = {
       "  0  success",
@@ -30,13 +33,25 @@ import picocli.CommandLine.Spec;
       "Examples:",
       "  wixlib info",
       "  wixlib bench --kind cpu --keys 2^20",
-      "  wixlib verify --kind cpu --ops 10M"
+      "  wixlib verify --kind cpu --ops 10M",
+      "  wixlib shell",
+      "  wixlib -c 'create t --kind cpu; insert t --random 1M; stats t'"
     })
-public final class Main implements Runnable {
+public final class Main implements Callable<Integer> {
   @Spec CommandSpec spec;
 
+  @Option(names = "-c", paramLabel = "COMMANDS",
+      description = "Run session commands (those of 'wixlib shell', separated by ';' or newlines) and exit.")
+  String commands;
+
+  @Option(names = "--keep-going", description = "With -c: run the rest after a failing command.")
+  boolean keepGoing;
+
   @Override
-  public void run() {
+  public Integer call() {
+    if (commands != null) {
+      return RunCommand.runLines(spec, List.of(commands.split("\\R", -1)), "-c", keepGoing);
+    }
     // `wixlib` alone: show what there is to do.
     spec.commandLine().usage(spec.commandLine().getErr());
     throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand");
