@@ -67,7 +67,7 @@ class BenchSuiteTest {
         dir.resolve("plot.svg").toString()));
     assertEquals(0, r.code, r.toString());
     @SuppressWarnings("unchecked")
-    Map<String, Object> o = (Map<String, Object>) MiniJson.parse(r.out);
+    Map<String, Object> o = (Map<String, Object>) JsonReader.parse(r.out);
     assertEquals("bench --suite", o.get("command"));
     assertEquals(List.of("static", "dynamic", "load", "baseline"), o.get("suites"));
     assertEquals(1.0, o.get("seed"));

@@ -125,7 +125,7 @@ class CliTest {
     Cli j = Cli.run("info", "--format", "json");
     assertEquals(0, j.code, j.toString());
     @SuppressWarnings("unchecked")
-    Map<String, Object> o = (Map<String, Object>) MiniJson.parse(j.out);
+    Map<String, Object> o = (Map<String, Object>) JsonReader.parse(j.out);
     assertEquals(Wixlib.nativeVersion(), o.get("native_version"));
     assertTrue(((List<?>) o.get("kinds_available")).contains("cpu"));
     assertEquals(((Double) o.get("device_count")).intValue(), ((List<?>) o.get("devices")).size());
@@ -164,7 +164,7 @@ class CliTest {
     Cli json = run(base, "--format", "json");
     assertEquals(0, json.code, json.toString());
     @SuppressWarnings("unchecked")
-    Map<String, Object> o = (Map<String, Object>) MiniJson.parse(json.out);
+    Map<String, Object> o = (Map<String, Object>) JsonReader.parse(json.out);
     assertEquals("bench", o.get("command"));
     assertEquals(List.of("cpu"), o.get("kinds"));
     assertEquals(5, ((List<?>) o.get("results")).size());
@@ -182,7 +182,7 @@ class CliTest {
         "--format", "json");
     assertEquals(0, r.code, r.toString());
     @SuppressWarnings("unchecked")
-    Map<String, Object> o = (Map<String, Object>) MiniJson.parse(r.out);
+    Map<String, Object> o = (Map<String, Object>) JsonReader.parse(r.out);
     assertEquals("PASS", o.get("result"));
     assertEquals(0.0, o.get("mismatches"));
     assertEquals(200000.0, o.get("ops_checked"));

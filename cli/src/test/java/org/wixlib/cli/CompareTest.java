@@ -65,7 +65,7 @@ class CompareTest {
     Files.writeString(fa, a.out);
     // B: the same run with every throughput doubled.
     @SuppressWarnings("unchecked")
-    Map<String, Object> o = (Map<String, Object>) MiniJson.parse(a.out);
+    Map<String, Object> o = (Map<String, Object>) JsonReader.parse(a.out);
     for (Object x : (List<?>) o.get("results")) {
       @SuppressWarnings("unchecked")
       Map<String, Object> row = (Map<String, Object>) x;

@@ -20,7 +20,7 @@ class GpuCliTest {
         "--seed", "3", "--format", "json");
     assertEquals(0, r.code, r.toString());
     @SuppressWarnings("unchecked")
-    Map<String, Object> o = (Map<String, Object>) MiniJson.parse(r.out);
+    Map<String, Object> o = (Map<String, Object>) JsonReader.parse(r.out);
     assertEquals("PASS", o.get("result"));
     assertEquals(0.0, o.get("mismatches"));
   }
@@ -51,7 +51,7 @@ class GpuCliTest {
         "--key-ranges", "100,10000", "--load-factors", "0.5,0.9", "--reps", "1", "--warmup", "1", "--format", "json");
     assertEquals(0, r.code, r.toString());
     @SuppressWarnings("unchecked")
-    Map<String, Object> o = (Map<String, Object>) MiniJson.parse(r.out);
+    Map<String, Object> o = (Map<String, Object>) JsonReader.parse(r.out);
     int gpuRows = 0;
     for (Object x : (List<?>) o.get("results")) {
       Map<?, ?> row = (Map<?, ?>) x;

@@ -85,7 +85,7 @@ class ShellTest {
     // stats --format json: one object with the figures
     int at = r.out.indexOf("{");
     @SuppressWarnings("unchecked")
-    Map<String, Object> stats = (Map<String, Object>) MiniJson.parse(r.out.substring(at, r.out.indexOf("}", at) + 1));
+    Map<String, Object> stats = (Map<String, Object>) JsonReader.parse(r.out.substring(at, r.out.indexOf("}", at) + 1));
     assertEquals(12.0, stats.get("size"));
     assertEquals("cpu", stats.get("kind"));
     assertTrue((Double) stats.get("capacity") >= 10, stats.toString());
