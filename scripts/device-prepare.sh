@@ -33,7 +33,7 @@ tar -C "$carry" -czf "$carry/jre.tgz" jre && rm -rf "$carry/jre"
 if [ "${PREBUILD:-0}" = 1 ]; then
   cmake -S . -B build/cuda -DCMAKE_BUILD_TYPE=Release -DWIXLIB_CUDA=ON >/dev/null
   cmake --build build/cuda -j "$(nproc)"
-  tar -C build/cuda -czf "$carry/native-build.tgz" libwixlib.so native/tests/ native/bench/ \
-    --exclude=CMakeFiles --exclude='*.cmake' --exclude=Makefile
+  tar -C build/cuda --exclude=CMakeFiles --exclude='*.cmake' --exclude=Makefile \
+    -czf "$carry/native-build.tgz" libwixlib.so native/tests/ native/bench/
 fi
 du -sh "$carry" >&2
