@@ -236,20 +236,9 @@ int32_t wx_copy(void* dst, int32_t dst_mem, const void* src, int32_t src_mem, ui
       std::memmove(dst, src, bytes);
       return WX_OK;
     }
-    int dev = 0;
-    // A device range must lie in device memory; the copy itself works out directions (UVA).
-    if (dst_mem == WX_MEM_DEVICE) {
-      for (dev = 0; dev < wx::dev::count(); ++dev) {
-        try { wx::dev::check_device_range(dst, bytes, dev, "dst"); break; } catch (const wx::Error&) {}
-      }
-      if (dev == wx::dev::count()) wx::dev::check_device_range(dst, bytes, 0, "dst");
-    }
-    if (src_mem == WX_MEM_DEVICE) {
-      for (dev = 0; dev < wx::dev::count(); ++dev) {
-        try { wx::dev::check_device_range(src, bytes, dev, "src"); break; } catch (const wx::Error&) {}
-      }
-      if (dev == wx::dev::count()) wx::dev::check_device_range(src, bytes, 0, "src");
-    }
+    // A range flagged as device memory must lie in device memory; the copy works out directions (UVA).
+    if (dst_mem == WX_MEM_DEVICE) wx::dev::check_device_range(dst, bytes, wx::dev::device_of(dst), "dst");
+    if (src_mem == WX_MEM_DEVICE) wx::dev::check_device_range(src, bytes, wx::dev::device_of(src), "src");
     wx::dev::copy(dst, src, bytes);
     return WX_OK;
   });

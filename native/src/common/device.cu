@@ -87,21 +87,24 @@ void stream_destroy(void* stream) {
   if (stream) cudaStreamDestroy(static_cast<cudaStream_t>(stream));
 }
 
-static bool is_device_byte(const void* p, int device) {
+int device_of(const void* p) {
   cudaPointerAttributes a;
   if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
     cudaGetLastError();
-    return false;
+    return -1;
   }
-  return (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged) && a.device == device;
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ? a.device : -1;
 }
+
+static bool is_device_byte(const void* p, int device) { return device >= 0 && device_of(p) == device; }
 
 void check_device_range(const void* p, uint64_t bytes, int device, const char* what) {
   if (bytes == 0) return;
   const char* c = static_cast<const char*>(p);
   if (!is_device_byte(c, device) || !is_device_byte(c + bytes - 1, device))
-    fail(WX_ERR_INVALID_ARGUMENT, std::string(what) + " is flagged WX_MEM_DEVICE but is not device memory of device " +
-                                      std::to_string(device) + " over its whole length");
+    fail(WX_ERR_INVALID_ARGUMENT, std::string(what) + " is flagged WX_MEM_DEVICE but is not device memory" +
+                                      (device >= 0 ? " of device " + std::to_string(device) : std::string()) +
+                                      " over its whole length");
 }
 
 namespace {

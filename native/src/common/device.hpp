@@ -18,6 +18,8 @@ void free(void* p);
 void copy(void* dst, const void* src, uint64_t bytes);  // any direction, synchronous
 void* stream_create(int device);
 void stream_destroy(void* stream);
+// The device owning p, or -1 when p is not device memory.
+int device_of(const void* p);
 // Throws WX_ERR_INVALID_ARGUMENT unless [p, p+bytes) is device memory (or managed) of `device`.
 void check_device_range(const void* p, uint64_t bytes, int device, const char* what);
 
