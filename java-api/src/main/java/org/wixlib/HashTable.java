@@ -9,6 +9,7 @@ import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntSupplier;
 import org.wixlib.internal.Native;
 import org.wixlib.internal.Status;
 
@@ -527,17 +528,9 @@ public final class HashTable implements AutoCloseable {
       MemorySegment k = d.add(keys, "keys", 4 * n);
       MemorySegment v = d.add(values, "values", 4 * n);
       MemorySegment o = d.add(outcomes, "outcomes", n);
-      acquire();
-      try {
-        if (n == 0) {
-          return;
-        }
-        int st = assign ? Native.insertOrAssign(handle, k, v, n, o, Native.MEM_DEVICE)
-            : Native.insert(handle, k, v, n, o, Native.MEM_DEVICE);
-        finish(st == Status.OK ? null : Native.error(st), outcomes != null, null, null, n);
-      } finally {
-        release();
-      }
+      callDevice(n, outcomes != null, () -> assign
+          ? Native.insertOrAssign(handle, k, v, n, o, Native.MEM_DEVICE)
+          : Native.insert(handle, k, v, n, o, Native.MEM_DEVICE));
     } finally {
       d.close();
     }
@@ -551,16 +544,7 @@ public final class HashTable implements AutoCloseable {
     try {
       MemorySegment k = d.add(keys, "keys", 4 * n);
       MemorySegment v = d.add(valuesOut, "valuesOut", 4 * n);
-      acquire();
-      try {
-        if (n == 0) {
-          return;
-        }
-        int st = Native.find(handle, k, v, n, notFound, Native.MEM_DEVICE);
-        finish(st == Status.OK ? null : Native.error(st), false, null, null, n);
-      } finally {
-        release();
-      }
+      callDevice(n, false, () -> Native.find(handle, k, v, n, notFound, Native.MEM_DEVICE));
     } finally {
       d.close();
     }
@@ -574,16 +558,7 @@ public final class HashTable implements AutoCloseable {
     try {
       MemorySegment k = d.add(keys, "keys", 4 * n);
       MemorySegment f = d.add(found, "found", n);
-      acquire();
-      try {
-        if (n == 0) {
-          return;
-        }
-        int st = Native.contains(handle, k, f, n, Native.MEM_DEVICE);
-        finish(st == Status.OK ? null : Native.error(st), false, null, null, n);
-      } finally {
-        release();
-      }
+      callDevice(n, false, () -> Native.contains(handle, k, f, n, Native.MEM_DEVICE));
     } finally {
       d.close();
     }
@@ -596,16 +571,7 @@ public final class HashTable implements AutoCloseable {
     try {
       MemorySegment k = d.add(keys, "keys", 4 * n);
       MemorySegment o = d.add(outcomes, "outcomes", n);
-      acquire();
-      try {
-        if (n == 0) {
-          return;
-        }
-        int st = Native.erase(handle, k, n, o, Native.MEM_DEVICE);
-        finish(st == Status.OK ? null : Native.error(st), outcomes != null, null, null, n);
-      } finally {
-        release();
-      }
+      callDevice(n, outcomes != null, () -> Native.erase(handle, k, n, o, Native.MEM_DEVICE));
     } finally {
       d.close();
     }
@@ -623,18 +589,23 @@ public final class HashTable implements AutoCloseable {
       MemorySegment k = d.add(keys, "keys", 4 * n);
       MemorySegment v = d.add(values, "values", 4 * n);
       MemorySegment o = d.add(outcomes, "outcomes", n);
-      acquire();
-      try {
-        if (n == 0) {
-          return;
-        }
-        int st = Native.batch(handle, op, k, v, n, o, Native.MEM_DEVICE);
-        finish(st == Status.OK ? null : Native.error(st), outcomes != null, null, null, n);
-      } finally {
-        release();
-      }
+      callDevice(n, outcomes != null, () -> Native.batch(handle, op, k, v, n, o, Native.MEM_DEVICE));
     } finally {
       d.close();
+    }
+  }
+
+  /** Makes one native call on device buffers under the table lock; an empty call does nothing. */
+  private void callDevice(long n, boolean hasOutcomes, IntSupplier call) {
+    acquire();
+    try {
+      if (n == 0) {
+        return;
+      }
+      int st = call.getAsInt();
+      finish(st == Status.OK ? null : Native.error(st), hasOutcomes, null, null, n);
+    } finally {
+      release();
     }
   }
 
