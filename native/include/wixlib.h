@@ -5,14 +5,16 @@
  *
  * Conventions
  *  - Every call returns a status (WX_OK = 0). On failure wx_last_error() gives this thread's message.
- *  - Keys and values are passed as untyped pointers; their width is the table's (key_bits/value_bits,
- *    32 now, 64 reserved for later). A batch of n elements is n keys, n values, n outcome bytes.
+ *  - Keys and values are passed as untyped pointers; their width is the table's (key_bits/value_bits):
+ *    32/32 on every kind, 64/64 on WX_KIND_CPU only (other combinations, and 64 bits on a GPU kind,
+ *    fail with WX_ERR_UNSUPPORTED). A batch of n elements is n keys, n values, n outcome bytes.
  *  - `mem` says where the caller's arrays live: WX_MEM_HOST or WX_MEM_DEVICE (all arrays of one call
  *    live in the same space). Host arrays given to a GPU table are copied by the library in chunks.
  *  - `stream` is an optional cudaStream_t (NULL: the table's own stream). Calls return when the work
  *    is complete and results are visible to the caller.
  *  - Calls on one table from several threads are serialised by the library.
- *  - Reserved keys: WX_KEY32_EMPTY and WX_KEY32_TOMBSTONE are reserved on every kind of table. An
+ *  - Reserved keys: WX_KEY32_EMPTY and WX_KEY32_TOMBSTONE are reserved on every kind of table (on 64-bit
+ *    tables WX_KEY64_EMPTY and WX_KEY64_TOMBSTONE, the same values widened with ones). An
  *    element carrying one is not applied, gets the outcome WX_OUT_INVALID_KEY, the other elements are
  *    applied, and the call returns WX_ERR_INVALID_KEY.
  *  - A table whose insert could not place a key (growth disabled, or out of memory) marks those elements
@@ -92,15 +94,18 @@ typedef enum wx_grow {
   WX_GROW_NEVER = 1 /* report WX_OUT_FULL / WX_ERR_FULL instead */
 } wx_grow;
 
-/* Reserved 32-bit keys (64-bit tables will reserve the same values widened with ones). */
+/* Reserved 32-bit keys. */
 #define WX_KEY32_EMPTY 0xFFFFFFFFu
 #define WX_KEY32_TOMBSTONE 0xFFFFFFFEu
+/* Reserved keys of 64-bit tables: the 32-bit ones widened with ones. */
+#define WX_KEY64_EMPTY 0xFFFFFFFFFFFFFFFFull
+#define WX_KEY64_TOMBSTONE 0xFFFFFFFFFFFFFFFEull
 
 /* Table configuration: fill with wx_config_init, then set what you need. */
 typedef struct wx_config {
   int32_t kind;              /* wx_kind */
-  int32_t key_bits;          /* 32 (64: later) */
-  int32_t value_bits;        /* 32 (64: later) */
+  int32_t key_bits;          /* 32 (default) or 64 (WX_KIND_CPU only; with value_bits 64) */
+  int32_t value_bits;        /* 32 (default) or 64 (WX_KIND_CPU only; with key_bits 64) */
   int32_t device;            /* CUDA device ordinal, GPU kinds only */
   uint64_t capacity;         /* number of keys the table should hold at max_load_factor */
   double max_load_factor;    /* grow above this (0.05 <= f <= 1); default per kind */
@@ -157,7 +162,8 @@ WX_API int32_t wx_insert(wx_table* table, const void* keys, const void* values, 
                          uint8_t* outcomes, int32_t mem, void* stream);
 WX_API int32_t wx_insert_or_assign(wx_table* table, const void* keys, const void* values, uint64_t n,
                                    uint8_t* outcomes, int32_t mem, void* stream);
-/* values[i] = the key's value, or not_found_value (truncated to the value width) when absent. */
+/* values[i] = the key's value, or not_found_value when absent (truncated to 32 bits on 32-bit tables,
+ * used in full on 64-bit tables). */
 WX_API int32_t wx_find(wx_table* table, const void* keys, void* values, uint64_t n,
                        uint64_t not_found_value, int32_t mem, void* stream);
 /* found[i] = 1 when present, else 0. */

@@ -65,10 +65,11 @@ void require_array(const void* p, uint64_t n, const char* what) {
 constexpr uint64_t kMaxBatch = uint64_t(1) << 40;
 
 // Turns a backend's counts into the call's status.
-int32_t status_of(const wx::BatchResult& r, uint64_t n) {
+int32_t status_of(const wx::BatchResult& r, uint64_t n, int32_t key_bits) {
   if (r.invalid > 0) {
-    t_last_error = std::to_string(r.invalid) + " of " + std::to_string(n) +
-                   " elements carried a reserved key (0xFFFFFFFF or 0xFFFFFFFE) and were not applied";
+    t_last_error = std::to_string(r.invalid) + " of " + std::to_string(n) + " elements carried a reserved key (" +
+                   (key_bits == 64 ? "0xFFFFFFFFFFFFFFFF or 0xFFFFFFFFFFFFFFFE" : "0xFFFFFFFF or 0xFFFFFFFE") +
+                   ") and were not applied";
     return WX_ERR_INVALID_KEY;
   }
   if (r.full > 0) {
@@ -96,14 +97,14 @@ int32_t bulk(wx_table* t, wx::dev::Call call, wx::Batch b, int32_t mem, void* st
     require_array(b.keys, b.n, "keys");
     if (b.n == 0) return WX_OK;
     std::lock_guard<std::mutex> lock(t->mu);
-    const uint64_t kbytes = b.n * 4, vbytes = b.n * 4;
+    const uint64_t kbytes = b.n * (t->config.key_bits / 8), vbytes = b.n * (t->config.value_bits / 8);
     check_device_arrays(t, mem, {{b.keys, kbytes}, {b.values_in, vbytes}, {b.values_out, vbytes},
                                  {b.ops, b.n}, {b.outcomes, b.n}});
     wx::Table& table = *t->impl;
     wx::BatchResult r;
     if (table.on_device()) {
       b.stream = stream ? stream : t->stream;
-      if (mem == WX_MEM_HOST) return status_of(wx::dev::run_staged(table, call, b, table.device()), b.n);
+      if (mem == WX_MEM_HOST) return status_of(wx::dev::run_staged(table, call, b, table.device()), b.n, t->config.key_bits);
     }
     switch (call) {
       case wx::dev::Call::insert: r = table.insert(b); break;
@@ -113,7 +114,7 @@ int32_t bulk(wx_table* t, wx::dev::Call call, wx::Batch b, int32_t mem, void* st
       case wx::dev::Call::erase: r = table.erase(b); break;
       case wx::dev::Call::batch: r = table.batch(b); break;
     }
-    return status_of(r, b.n);
+    return status_of(r, b.n, t->config.key_bits);
   });
 }
 
@@ -268,8 +269,12 @@ int32_t wx_table_create(const wx_config* c, wx_table** out) {
     require(out != nullptr, "table output pointer is NULL");
     *out = nullptr;
     require(c->kind == WX_KIND_CPU || is_gpu_kind(c->kind), "unknown kind " + std::to_string(c->kind));
-    if (c->key_bits != 32 || c->value_bits != 32)
-      wx::fail(WX_ERR_UNSUPPORTED, "only 32-bit keys and values are supported so far");
+    if (!((c->key_bits == 32 && c->value_bits == 32) || (c->key_bits == 64 && c->value_bits == 64)))
+      wx::fail(WX_ERR_UNSUPPORTED, "key_bits/value_bits " + std::to_string(c->key_bits) + "/" + std::to_string(c->value_bits) +
+                                       " is not supported: keys and values must both be 32 or both be 64 bits");
+    // Checked before any device is needed, so the answer is the same with or without a GPU.
+    if (c->key_bits == 64 && is_gpu_kind(c->kind))
+      wx::fail(WX_ERR_UNSUPPORTED, "64-bit keys and values are supported by the CPU kind only; the GPU kinds (GLHT, Hive) take 32-bit keys and values");
     // Below 0.05 a table would be mostly air and grow without bound on tiny inputs.
     require(std::isfinite(c->max_load_factor) && c->max_load_factor >= 0.05 && c->max_load_factor <= 1.0,
             "max_load_factor must be in [0.05, 1]");
@@ -398,7 +403,7 @@ int32_t wx_retrieve_all(wx_table* t, void* keys, void* values, uint64_t max_coun
     }
     if (size == 0) return WX_OK;
     require(keys != nullptr && values != nullptr, "keys or values is NULL");
-    check_device_arrays(t, mem, {{keys, size * 4}, {values, size * 4}});
+    check_device_arrays(t, mem, {{keys, size * (t->config.key_bits / 8)}, {values, size * (t->config.value_bits / 8)}});
     void* s = stream ? stream : t->stream;
     if (table.on_device() && mem == WX_MEM_HOST)
       *count = wx::dev::retrieve_all_to_host(table, keys, values, size, table.device(), s);

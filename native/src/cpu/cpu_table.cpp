@@ -337,15 +337,17 @@ std::string CpuTable<KV>::check_invariants() const {
 }
 
 template class CpuTable<Kv32>;
+template class CpuTable<Kv64>;
 
 }  // namespace wx::cpu
 
 namespace wx {
 
 Table* make_cpu_table(const wx_config& config) {
-  if (config.key_bits != 32 || config.value_bits != 32)
-    fail(WX_ERR_UNSUPPORTED, "the CPU table supports 32-bit keys and values only so far");
-  return new cpu::CpuTable<cpu::Kv32>(config);
+  if (config.key_bits == 32 && config.value_bits == 32) return new cpu::CpuTable<cpu::Kv32>(config);
+  if (config.key_bits == 64 && config.value_bits == 64) return new cpu::CpuTable<cpu::Kv64>(config);
+  fail(WX_ERR_UNSUPPORTED, "the CPU table supports key_bits/value_bits 32/32 and 64/64, not " +
+                               std::to_string(config.key_bits) + "/" + std::to_string(config.value_bits));
 }
 
 }  // namespace wx

@@ -86,7 +86,7 @@ class HopCore {
   uint64_t buckets() const { return buckets_; }
   uint64_t slot_count() const { return slots_n_; }
   uint64_t bytes() const { return slots_.bytes() + hop_.bytes() + segs_.bytes(); }
-  W slot(uint64_t j) const { return load_relaxed(&slots_[j]); }
+  W slot(uint64_t j) const { return KV::load(&slots_[j]); }
   uint32_t hop(uint64_t b) const { return load_relaxed(&hop_[b]); }
 
   // Empties every slot; touches memory from all threads (first touch spreads pages, and it is fast).
@@ -126,7 +126,7 @@ class HopCore {
     // present at that instant (keys are unique), so a hit needs neither bitmap nor timestamp.
     const uint64_t line_end = std::min<uint64_t>((h | (kSlotsPerLine - 1)) + 1, h + kH);
     for (uint64_t j = h; j < line_end; ++j) {
-      W w = load_relaxed(&slots_[j]);
+      W w = KV::load(&slots_[j]);
       if (KV::key(w) == k) {
         *v = KV::value(w);
         return WX_OUT_FOUND;
@@ -159,8 +159,8 @@ class HopCore {
       uint32_t bm = load_relaxed(&hop_[h]);
       while (bm) {
         uint64_t j = h + __builtin_ctz(bm);
-        if (KV::key(load_relaxed(&slots_[j])) == k) {
-          if (assign) store_relaxed(&slots_[j], KV::pack(k, v));
+        if (KV::key(KV::load(&slots_[j])) == k) {
+          if (assign) KV::store(&slots_[j], KV::pack(k, v));
           unlock_segment(segs_[s0]);
           return assign ? WX_OUT_ASSIGNED : WX_OUT_PRESENT;
         }
@@ -173,7 +173,7 @@ class HopCore {
     uint64_t j = h;
     for (; j < end; ++j) {
       if ((j >> kSegShift) != hi) lock_segment(segs_[++hi]);
-      if (KV::key(load_relaxed(&slots_[j])) == KV::kEmptyKey) break;
+      if (KV::key(KV::load(&slots_[j])) == KV::kEmptyKey) break;
     }
     uint8_t result = WX_OUT_INSERTED;
     if (j == end) {
@@ -182,7 +182,7 @@ class HopCore {
       if (!hop_towards(h, j, s0, hi, displacements)) result = kNeedRoom;
     }
     if (result == WX_OUT_INSERTED) {
-      store_relaxed(&slots_[j], KV::pack(k, v));
+      KV::store(&slots_[j], KV::pack(k, v));
       store_release(&hop_[h], load_relaxed(&hop_[h]) | (1u << (j - h)));  // publishes the key
     }
     for (uint64_t s = hi + 1; s-- > s0;) unlock_segment(segs_[s]);
@@ -198,8 +198,8 @@ class HopCore {
     uint8_t result = WX_OUT_NOT_FOUND;
     while (bm) {
       unsigned p = __builtin_ctz(bm);
-      if (KV::key(load_relaxed(&slots_[h + p])) == k) {
-        store_relaxed(&slots_[h + p], KV::kEmptyWord);  // absent from here on
+      if (KV::key(KV::load(&slots_[h + p])) == k) {
+        KV::store(&slots_[h + p], KV::kEmptyWord);  // absent from here on
         store_release(&hop_[h], load_relaxed(&hop_[h]) & ~(1u << p));
         result = WX_OUT_ERASED;
         break;
@@ -215,7 +215,7 @@ class HopCore {
     uint32_t bm = load_acquire(&hop_[h]);
     KV::read_window();
     while (bm) {
-      W w = load_relaxed(&slots_[h + __builtin_ctz(bm)]);
+      W w = KV::load(&slots_[h + __builtin_ctz(bm)]);
       if (KV::key(w) == k) {
         *v = KV::value(w);
         return true;
@@ -240,10 +240,10 @@ class HopCore {
         if (!bm) continue;
         const unsigned p = __builtin_ctz(bm);
         const uint64_t jp = hp + p;
-        store_relaxed(&slots_[j], load_relaxed(&slots_[jp]));  // copy first: never absent
+        KV::store(&slots_[j], KV::load(&slots_[jp]));  // copy first: never absent
         uint32_t nb = load_relaxed(&hop_[hp]) | (1u << d);
         store_release(&hop_[hp], nb);
-        store_relaxed(&slots_[jp], KV::kEmptyWord);
+        KV::store(&slots_[jp], KV::kEmptyWord);
         store_release(&hop_[hp], nb & ~(1u << p));
         j = jp;
         ++*displacements;

@@ -2,6 +2,7 @@ package org.wixlib;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -14,10 +15,15 @@ import org.wixlib.internal.Native;
 import org.wixlib.internal.Status;
 
 /**
- * A hash table of 32-bit int keys to 32-bit int values, of one {@link TableKind}.
+ * A hash table of 32-bit int keys to 32-bit int values, of one {@link TableKind}; or, built with
+ * {@link Builder#keyBits(int) keyBits(64)} (CPU kind only), of 64-bit long keys to long values.
+ *
+ * <p><b>Widths.</b> A 32-bit table takes the {@code int[]} overloads, a 64-bit table the {@code long[]}
+ * overloads and {@link #retrieveAllLong()}; the other width's arrays throw
+ * {@link InvalidArgumentException}. Segment and buffer overloads read 4 or 8 bytes per key and value.
  *
  * <p><b>Keys.</b> Keys are 32-bit patterns; -1 (0xFFFFFFFF) and -2 (0xFFFFFFFE) are reserved on every
- * kind. The {@code int[]} overloads scan the keys first and throw {@link InvalidKeyException} (with the
+ * kind (on 64-bit tables -1L and -2L). The array overloads scan the keys first and throw {@link InvalidKeyException} (with the
  * first offending index) before anything is applied. The {@code MemorySegment} and
  * {@link DeviceBuffer} overloads leave that to the library: such elements get
  * {@link Outcome#INVALID_KEY}, the others are applied.
@@ -44,17 +50,22 @@ public final class HashTable implements AutoCloseable {
   /** The reserved keys, as ints. */
   public static final int EMPTY_KEY = 0xFFFFFFFF;
   public static final int TOMBSTONE_KEY = 0xFFFFFFFE;
+  /** The reserved keys of 64-bit tables (the 32-bit ones widened with ones), as longs. */
+  public static final long EMPTY_KEY64 = 0xFFFFFFFFFFFFFFFFL;
+  public static final long TOMBSTONE_KEY64 = 0xFFFFFFFFFFFFFFFEL;
 
   private final TableKind kind;
   private final int device;
+  private final int keyBits;
   private final long handle;
   private final ReentrantLock lock = new ReentrantLock();
   private final Cleaner.Cleanable cleanable;
   private volatile boolean closed;
 
-  private HashTable(TableKind kind, int device, long handle) {
+  private HashTable(TableKind kind, int device, int keyBits, long handle) {
     this.kind = kind;
     this.device = device;
+    this.keyBits = keyBits;
     this.handle = handle;
     this.cleanable = Native.CLEANER.register(this, new Destroy(handle));
   }
@@ -84,8 +95,21 @@ public final class HashTable implements AutoCloseable {
     private Integer device;
     private GrowPolicy growPolicy;
     private Integer threads;
+    private int keyBits = 32;
 
     private Builder() {}
+
+    /**
+     * Width of keys and values: 32 (default; int[] overloads) or 64 (long[] overloads; CPU kind only,
+     * the GPU kinds then fail in {@link #build()} with {@link UnsupportedKindException}).
+     */
+    public Builder keyBits(int bits) {
+      if (bits != 32 && bits != 64) {
+        throw new InvalidArgumentException("keyBits must be 32 or 64, got " + bits);
+      }
+      this.keyBits = bits;
+      return this;
+    }
 
     public Builder kind(TableKind kind) {
       this.kind = Objects.requireNonNull(kind, "kind");
@@ -149,8 +173,8 @@ public final class HashTable implements AutoCloseable {
             + " must be below maxLoadFactor " + maxLoadFactor);
       }
       long h = Native.tableCreate(new Native.Config(kind.code(), capacity, maxLoadFactor, minLoadFactor,
-          device, growPolicy == null ? null : growPolicy.code(), threads));
-      return new HashTable(kind, device == null ? 0 : device, h);
+          device, growPolicy == null ? null : growPolicy.code(), threads, keyBits));
+      return new HashTable(kind, device == null ? 0 : device, keyBits, h);
     }
   }
 
@@ -158,6 +182,11 @@ public final class HashTable implements AutoCloseable {
 
   public TableKind kind() {
     return kind;
+  }
+
+  /** Width of keys and values in bits: 32 (int[] overloads) or 64 (long[] overloads). */
+  public int keyBits() {
+    return keyBits;
   }
 
   /** The CUDA device of a GPU table (0 for CPU tables unless set). */
@@ -202,7 +231,9 @@ public final class HashTable implements AutoCloseable {
     return "HashTable[" + kind + (closed ? ", closed" : "") + "]";
   }
 
-  // ---- int[] overloads -----------------------------------------------------------------------
+  // ---- int[] overloads (32-bit tables) and long[] overloads (64-bit tables) --------------------
+  // Both widths share the private *Arrays methods below, which take keys and values as Object
+  // (int[] or long[], see length/offHeap/copyBack); the public overloads only fix the types.
 
   /** Inserts keys not present yet (present keys keep their value); values may be null (= 0). */
   public void insert(int[] keys, int[] values) {
@@ -224,11 +255,112 @@ public final class HashTable implements AutoCloseable {
     insertArrays(true, keys, Objects.requireNonNull(values, "values"), outcomes);
   }
 
-  private void insertArrays(boolean assign, int[] keys, int[] values, byte[] outcomes) {
+  /** valuesOut[i] = the value of keys[i], or notFound when absent. */
+  public void find(int[] keys, int[] valuesOut, int notFound) {
+    findArrays(keys, valuesOut, notFound);
+  }
+
+  /** The values of keys, notFound where absent. */
+  public int[] find(int[] keys, int notFound) {
     Objects.requireNonNull(keys, "keys");
-    int n = keys.length;
+    int[] out = new int[keys.length];
+    find(keys, out, notFound);
+    return out;
+  }
+
+  /** found[i] = 1 when keys[i] is present, else 0. */
+  public void contains(int[] keys, byte[] found) {
+    containsArrays(keys, found);
+  }
+
+  /** Whether each key is present. */
+  public boolean[] contains(int[] keys) {
+    Objects.requireNonNull(keys, "keys");
+    return containsArrays(keys, new byte[keys.length]);
+  }
+
+  /** Removes the keys (absent keys are ignored). */
+  public void erase(int[] keys) {
+    eraseArrays(keys, null);
+  }
+
+  /** Removes the keys, writing {@link Outcome#ERASED} or {@link Outcome#NOT_FOUND} per key. */
+  public void erase(int[] keys, byte[] outcomes) {
+    eraseArrays(keys, outcomes);
+  }
+
+  /**
+   * A mixed batch: ops[i] ({@link Op}) applies to keys[i]; values[i] is read for inserts and written
+   * for finds that hit (left as it was on a miss). All elements run concurrently. outcomes may be null.
+   */
+  public void batch(byte[] ops, int[] keys, int[] values, byte[] outcomes) {
+    batchArrays(ops, keys, values, outcomes);
+  }
+
+  /** 64-bit table: as {@link #insert(int[], int[])}; values may be null (= 0). */
+  public void insert(long[] keys, long[] values) {
+    insertArrays(false, keys, values, null);
+  }
+
+  /** 64-bit table: as {@link #insert(int[], int[], byte[])}. */
+  public void insert(long[] keys, long[] values, byte[] outcomes) {
+    insertArrays(false, keys, values, outcomes);
+  }
+
+  /** 64-bit table: as {@link #insertOrAssign(int[], int[])} (values required). */
+  public void insertOrAssign(long[] keys, long[] values) {
+    insertArrays(true, keys, Objects.requireNonNull(values, "values"), null);
+  }
+
+  /** 64-bit table: as {@link #insertOrAssign(int[], int[], byte[])}. */
+  public void insertOrAssign(long[] keys, long[] values, byte[] outcomes) {
+    insertArrays(true, keys, Objects.requireNonNull(values, "values"), outcomes);
+  }
+
+  /** 64-bit table: valuesOut[i] = the value of keys[i], or notFound (all 64 bits) when absent. */
+  public void find(long[] keys, long[] valuesOut, long notFound) {
+    findArrays(keys, valuesOut, notFound);
+  }
+
+  /** 64-bit table: the values of keys, notFound where absent. */
+  public long[] find(long[] keys, long notFound) {
+    Objects.requireNonNull(keys, "keys");
+    long[] out = new long[keys.length];
+    find(keys, out, notFound);
+    return out;
+  }
+
+  /** 64-bit table: found[i] = 1 when keys[i] is present, else 0. */
+  public void contains(long[] keys, byte[] found) {
+    containsArrays(keys, found);
+  }
+
+  /** 64-bit table: whether each key is present. */
+  public boolean[] contains(long[] keys) {
+    Objects.requireNonNull(keys, "keys");
+    return containsArrays(keys, new byte[keys.length]);
+  }
+
+  /** 64-bit table: removes the keys (absent keys are ignored). */
+  public void erase(long[] keys) {
+    eraseArrays(keys, null);
+  }
+
+  /** 64-bit table: as {@link #erase(int[], byte[])}. */
+  public void erase(long[] keys, byte[] outcomes) {
+    eraseArrays(keys, outcomes);
+  }
+
+  /** 64-bit table: as {@link #batch(byte[], int[], int[], byte[])}. */
+  public void batch(byte[] ops, long[] keys, long[] values, byte[] outcomes) {
+    batchArrays(ops, keys, values, outcomes);
+  }
+
+  private void insertArrays(boolean assign, Object keys, Object values, byte[] outcomes) {
+    Objects.requireNonNull(keys, "keys");
+    int n = length(keys);
     if (values != null) {
-      sameLength("values", values.length, n);
+      sameLength("values", length(values), n);
     }
     if (outcomes != null) {
       sameLength("outcomes", outcomes.length, n);
@@ -240,8 +372,8 @@ public final class HashTable implements AutoCloseable {
         return;
       }
       try (Arena a = Arena.ofConfined()) {
-        MemorySegment k = ints(a, keys);
-        MemorySegment v = values == null ? MemorySegment.NULL : ints(a, values);
+        MemorySegment k = offHeap(a, keys);
+        MemorySegment v = values == null ? MemorySegment.NULL : offHeap(a, values);
         MemorySegment o = a.allocate(n);
         int st = assign ? Native.insertOrAssign(handle, k, v, n, o, Native.MEM_HOST)
             : Native.insert(handle, k, v, n, o, Native.MEM_HOST);
@@ -256,92 +388,70 @@ public final class HashTable implements AutoCloseable {
     }
   }
 
-  /** valuesOut[i] = the value of keys[i], or notFound when absent. */
-  public void find(int[] keys, int[] valuesOut, int notFound) {
+  /** notFound: the raw bits (a 32-bit table uses the low 32). */
+  private void findArrays(Object keys, Object valuesOut, long notFound) {
     Objects.requireNonNull(keys, "keys");
     Objects.requireNonNull(valuesOut, "valuesOut");
-    sameLength("valuesOut", valuesOut.length, keys.length);
+    int n = length(keys);
+    sameLength("valuesOut", length(valuesOut), n);
     checkKeys(keys);
-    int n = keys.length;
     acquire();
     try {
       if (n == 0) {
         return;
       }
       try (Arena a = Arena.ofConfined()) {
-        MemorySegment k = ints(a, keys);
-        MemorySegment v = a.allocate(JAVA_INT, n);
+        MemorySegment k = offHeap(a, keys);
+        MemorySegment v = a.allocate((long) width() * n, width());
         Native.check(Native.find(handle, k, v, n, notFound, Native.MEM_HOST));
-        MemorySegment.copy(v, JAVA_INT, 0, valuesOut, 0, n);
+        copyBack(v, valuesOut);
       }
     } finally {
       release();
     }
   }
 
-  /** The values of keys, notFound where absent. */
-  public int[] find(int[] keys, int notFound) {
-    Objects.requireNonNull(keys, "keys");
-    int[] out = new int[keys.length];
-    find(keys, out, notFound);
-    return out;
-  }
-
-  /** found[i] = 1 when keys[i] is present, else 0. */
-  public void contains(int[] keys, byte[] found) {
+  /** Fills found (1/0) and returns it as booleans. */
+  private boolean[] containsArrays(Object keys, byte[] found) {
     Objects.requireNonNull(keys, "keys");
     Objects.requireNonNull(found, "found");
-    sameLength("found", found.length, keys.length);
+    int n = length(keys);
+    sameLength("found", found.length, n);
     checkKeys(keys);
-    int n = keys.length;
     acquire();
     try {
-      if (n == 0) {
-        return;
-      }
-      try (Arena a = Arena.ofConfined()) {
-        MemorySegment k = ints(a, keys);
-        MemorySegment f = a.allocate(n);
-        Native.check(Native.contains(handle, k, f, n, Native.MEM_HOST));
-        MemorySegment.copy(f, JAVA_BYTE, 0, found, 0, n);
+      if (n > 0) {
+        try (Arena a = Arena.ofConfined()) {
+          MemorySegment k = offHeap(a, keys);
+          MemorySegment f = a.allocate(n);
+          Native.check(Native.contains(handle, k, f, n, Native.MEM_HOST));
+          MemorySegment.copy(f, JAVA_BYTE, 0, found, 0, n);
+        }
       }
     } finally {
       release();
     }
-  }
-
-  /** Whether each key is present. */
-  public boolean[] contains(int[] keys) {
-    Objects.requireNonNull(keys, "keys");
-    byte[] found = new byte[keys.length];
-    contains(keys, found);
-    boolean[] out = new boolean[found.length];
-    for (int i = 0; i < found.length; i++) {
+    boolean[] out = new boolean[n];
+    for (int i = 0; i < n; i++) {
       out[i] = found[i] != 0;
     }
     return out;
   }
 
-  /** Removes the keys (absent keys are ignored). */
-  public void erase(int[] keys) {
-    erase(keys, (byte[]) null);
-  }
-
-  /** Removes the keys, writing {@link Outcome#ERASED} or {@link Outcome#NOT_FOUND} per key. */
-  public void erase(int[] keys, byte[] outcomes) {
+  private void eraseArrays(Object keys, byte[] outcomes) {
     Objects.requireNonNull(keys, "keys");
+    int n = length(keys);
     if (outcomes != null) {
-      sameLength("outcomes", outcomes.length, keys.length);
+      sameLength("outcomes", outcomes.length, n);
     }
     checkKeys(keys);
-    int n = keys.length;
     acquire();
     try {
       if (n == 0) {
         return;
       }
       try (Arena a = Arena.ofConfined()) {
-        MemorySegment k = ints(a, keys);
+        MemorySegment k = offHeap(a, keys);
         MemorySegment o = outcomes == null ? MemorySegment.NULL : a.allocate(n);
         int st = Native.erase(handle, k, n, o, Native.MEM_HOST);
         Native.check(st);
@@ -354,17 +464,13 @@ public final class HashTable implements AutoCloseable {
     }
   }
 
-  /**
-   * A mixed batch: ops[i] ({@link Op}) applies to keys[i]; values[i] is read for inserts and written
-   * for finds that hit (left as it was on a miss). All elements run concurrently. outcomes may be null.
-   */
-  public void batch(byte[] ops, int[] keys, int[] values, byte[] outcomes) {
+  private void batchArrays(byte[] ops, Object keys, Object values, byte[] outcomes) {
     Objects.requireNonNull(ops, "ops");
     Objects.requireNonNull(keys, "keys");
     Objects.requireNonNull(values, "values");
-    int n = keys.length;
+    int n = length(keys);
     sameLength("ops", ops.length, n);
-    sameLength("values", values.length, n);
+    sameLength("values", length(values), n);
     if (outcomes != null) {
       sameLength("outcomes", outcomes.length, n);
     }
@@ -382,12 +488,12 @@ public final class HashTable implements AutoCloseable {
       try (Arena a = Arena.ofConfined()) {
         MemorySegment op = a.allocate(n);
         MemorySegment.copy(ops, 0, op, JAVA_BYTE, 0, n);
-        MemorySegment k = ints(a, keys);
-        MemorySegment v = ints(a, values);
+        MemorySegment k = offHeap(a, keys);
+        MemorySegment v = offHeap(a, values);
         MemorySegment o = a.allocate(n);
         int st = Native.batch(handle, op, k, v, n, o, Native.MEM_HOST);
         WixlibException error = st == Status.OK ? null : Native.error(st);
-        MemorySegment.copy(v, JAVA_INT, 0, values, 0, n);
+        copyBack(v, values);
         if (outcomes != null) {
           MemorySegment.copy(o, JAVA_BYTE, 0, outcomes, 0, n);
         }
@@ -395,6 +501,55 @@ public final class HashTable implements AutoCloseable {
       }
     } finally {
       release();
+    }
+  }
+
+  /** Length of an int[] / long[] argument, which must match the table's width. */
+  private int length(Object array) {
+    return switch (array) {
+      case int[] a -> {
+        requireWidth(32);
+        yield a.length;
+      }
+      case long[] a -> {
+        requireWidth(64);
+        yield a.length;
+      }
+      default -> throw new IllegalArgumentException("not an int[] or long[]: " + array.getClass());
+    };
+  }
+
+  /** Throws InvalidArgumentException when the table's keys and values are not {@code bits} wide. */
+  private void requireWidth(int bits) {
+    if (keyBits != bits) {
+      throw new InvalidArgumentException("this table has " + keyBits + "-bit keys and values: use the "
+          + (keyBits == 64 ? "long[]" : "int[]") + " overloads, not the " + (bits == 64 ? "long[]" : "int[]")
+          + " ones");
+    }
+  }
+
+  /** Bytes per key (and per value): 4 or 8. */
+  private int width() {
+    return keyBits / 8;
+  }
+
+  private static MemorySegment offHeap(Arena a, Object array) {
+    return switch (array) {
+      case int[] d -> ints(a, d);
+      case long[] d -> {
+        MemorySegment s = a.allocate(JAVA_LONG, d.length);
+        MemorySegment.copy(d, 0, s, JAVA_LONG, 0, d.length);
+        yield s;
+      }
+      default -> throw new IllegalArgumentException("not an int[] or long[]: " + array.getClass());
+    };
+  }
+
+  private static void copyBack(MemorySegment s, Object array) {
+    switch (array) {
+      case int[] d -> MemorySegment.copy(s, JAVA_INT, 0, d, 0, d.length);
+      case long[] d -> MemorySegment.copy(s, JAVA_LONG, 0, d, 0, d.length);
+      default -> throw new IllegalArgumentException("not an int[] or long[]: " + array.getClass());
     }
   }
 
@@ -413,8 +568,8 @@ public final class HashTable implements AutoCloseable {
   private void insertSegments(boolean assign, MemorySegment keys, MemorySegment values, long n,
       MemorySegment outcomes) {
     checkCount(n);
-    MemorySegment k = host(keys, "keys", 4 * n, false, false);
-    MemorySegment v = host(values, "values", 4 * n, !assign, false);
+    MemorySegment k = host(keys, "keys", width() * n, false, false);
+    MemorySegment v = host(values, "values", width() * n, !assign, false);
     MemorySegment o = host(outcomes, "outcomes", n, true, true);
     acquire();
     try {
@@ -434,9 +589,14 @@ public final class HashTable implements AutoCloseable {
 
   /** keys: n ints; valuesOut: n ints, written (notFound where absent). */
   public void find(MemorySegment keys, MemorySegment valuesOut, long n, int notFound) {
+    find(keys, valuesOut, n, (long) notFound);
+  }
+
+  /** As {@link #find(MemorySegment, MemorySegment, long, int)}; on a 64-bit table notFound is used in full. */
+  public void find(MemorySegment keys, MemorySegment valuesOut, long n, long notFound) {
     checkCount(n);
-    MemorySegment k = host(keys, "keys", 4 * n, false, false);
-    MemorySegment v = host(valuesOut, "valuesOut", 4 * n, false, true);
+    MemorySegment k = host(keys, "keys", width() * n, false, false);
+    MemorySegment v = host(valuesOut, "valuesOut", width() * n, false, true);
     acquire();
     try {
       if (n == 0) {
@@ -452,7 +612,7 @@ public final class HashTable implements AutoCloseable {
   /** keys: n ints; found: n bytes, written 1/0. */
   public void contains(MemorySegment keys, MemorySegment found, long n) {
     checkCount(n);
-    MemorySegment k = host(keys, "keys", 4 * n, false, false);
+    MemorySegment k = host(keys, "keys", width() * n, false, false);
     MemorySegment f = host(found, "found", n, false, true);
     acquire();
     try {
@@ -469,7 +629,7 @@ public final class HashTable implements AutoCloseable {
   /** keys: n ints; outcomes: n bytes or null/NULL. */
   public void erase(MemorySegment keys, long n, MemorySegment outcomes) {
     checkCount(n);
-    MemorySegment k = host(keys, "keys", 4 * n, false, false);
+    MemorySegment k = host(keys, "keys", width() * n, false, false);
     MemorySegment o = host(outcomes, "outcomes", n, true, true);
     acquire();
     try {
@@ -488,8 +648,8 @@ public final class HashTable implements AutoCloseable {
       MemorySegment outcomes) {
     checkCount(n);
     MemorySegment op = host(ops, "ops", n, false, false);
-    MemorySegment k = host(keys, "keys", 4 * n, false, false);
-    MemorySegment v = host(values, "values", 4 * n, false, true);
+    MemorySegment k = host(keys, "keys", width() * n, false, false);
+    MemorySegment v = host(values, "values", width() * n, false, true);
     MemorySegment o = host(outcomes, "outcomes", n, true, true);
     acquire();
     try {
@@ -525,8 +685,8 @@ public final class HashTable implements AutoCloseable {
     Objects.requireNonNull(keys, "keys");
     DeviceArgs d = new DeviceArgs(this, n);
     try {
-      MemorySegment k = d.add(keys, "keys", 4 * n);
-      MemorySegment v = d.add(values, "values", 4 * n);
+      MemorySegment k = d.add(keys, "keys", width() * n);
+      MemorySegment v = d.add(values, "values", width() * n);
       MemorySegment o = d.add(outcomes, "outcomes", n);
       callDevice(n, outcomes != null, () -> assign
           ? Native.insertOrAssign(handle, k, v, n, o, Native.MEM_DEVICE)
@@ -542,8 +702,8 @@ public final class HashTable implements AutoCloseable {
     Objects.requireNonNull(valuesOut, "valuesOut");
     DeviceArgs d = new DeviceArgs(this, n);
     try {
-      MemorySegment k = d.add(keys, "keys", 4 * n);
-      MemorySegment v = d.add(valuesOut, "valuesOut", 4 * n);
+      MemorySegment k = d.add(keys, "keys", width() * n);
+      MemorySegment v = d.add(valuesOut, "valuesOut", width() * n);
       callDevice(n, false, () -> Native.find(handle, k, v, n, notFound, Native.MEM_DEVICE));
     } finally {
       d.close();
@@ -556,7 +716,7 @@ public final class HashTable implements AutoCloseable {
     Objects.requireNonNull(found, "found");
     DeviceArgs d = new DeviceArgs(this, n);
     try {
-      MemorySegment k = d.add(keys, "keys", 4 * n);
+      MemorySegment k = d.add(keys, "keys", width() * n);
       MemorySegment f = d.add(found, "found", n);
       callDevice(n, false, () -> Native.contains(handle, k, f, n, Native.MEM_DEVICE));
     } finally {
@@ -569,7 +729,7 @@ public final class HashTable implements AutoCloseable {
     Objects.requireNonNull(keys, "keys");
     DeviceArgs d = new DeviceArgs(this, n);
     try {
-      MemorySegment k = d.add(keys, "keys", 4 * n);
+      MemorySegment k = d.add(keys, "keys", width() * n);
       MemorySegment o = d.add(outcomes, "outcomes", n);
       callDevice(n, outcomes != null, () -> Native.erase(handle, k, n, o, Native.MEM_DEVICE));
     } finally {
@@ -586,8 +746,8 @@ public final class HashTable implements AutoCloseable {
     DeviceArgs d = new DeviceArgs(this, n);
     try {
       MemorySegment op = d.add(ops, "ops", n);
-      MemorySegment k = d.add(keys, "keys", 4 * n);
-      MemorySegment v = d.add(values, "values", 4 * n);
+      MemorySegment k = d.add(keys, "keys", width() * n);
+      MemorySegment v = d.add(values, "values", width() * n);
       MemorySegment o = d.add(outcomes, "outcomes", n);
       callDevice(n, outcomes != null, () -> Native.batch(handle, op, k, v, n, o, Native.MEM_DEVICE));
     } finally {
@@ -720,8 +880,20 @@ public final class HashTable implements AutoCloseable {
     }
   }
 
-  /** Every live key with its value, in no particular order. */
+  /** Every live key with its value, in no particular order (32-bit tables). */
   public Pairs retrieveAll() {
+    requireWidth(32);
+    return retrieveArrays((k, v) -> new Pairs(k.toArray(JAVA_INT), v.toArray(JAVA_INT)));
+  }
+
+  /** Every live key with its value, in no particular order (64-bit tables). */
+  public LongPairs retrieveAllLong() {
+    requireWidth(64);
+    return retrieveArrays((k, v) -> new LongPairs(k.toArray(JAVA_LONG), v.toArray(JAVA_LONG)));
+  }
+
+  /** Copies every pair off-heap and hands the two segments (width() * size bytes) to {@code make}. */
+  private <P> P retrieveArrays(java.util.function.BiFunction<MemorySegment, MemorySegment, P> make) {
     acquire();
     try {
       long size = Native.size(handle);
@@ -731,17 +903,17 @@ public final class HashTable implements AutoCloseable {
       }
       int n = (int) size;
       if (n == 0) {
-        return new Pairs(new int[0], new int[0]);
+        return make.apply(MemorySegment.NULL, MemorySegment.NULL);
       }
       try (Arena a = Arena.ofConfined()) {
-        MemorySegment k = a.allocate(JAVA_INT, n);
-        MemorySegment v = a.allocate(JAVA_INT, n);
+        MemorySegment k = a.allocate((long) width() * n, width());
+        MemorySegment v = a.allocate((long) width() * n, width());
         long count = Native.retrieveAll(handle, k, v, n, Native.MEM_HOST);
         if (count != n) {
           throw Status.toException(Status.INTERNAL, "wx_retrieve_all returned " + count
               + " pairs but wx_size said " + n);
         }
-        return new Pairs(k.toArray(JAVA_INT), v.toArray(JAVA_INT));
+        return make.apply(k, v);
       }
     } finally {
       release();
@@ -749,14 +921,15 @@ public final class HashTable implements AutoCloseable {
   }
 
   /**
-   * Writes up to {@code maxCount} pairs into native host segments (4*maxCount bytes each) and
+   * Writes up to {@code maxCount} pairs into native host segments (4*maxCount bytes each, 8*maxCount
+   * on a 64-bit table) and
    * returns the number of live keys; when that exceeds maxCount nothing is written and
    * {@link InvalidArgumentException} is thrown (size the segments from {@link #size()}).
    */
   public long retrieveAll(MemorySegment keys, MemorySegment values, long maxCount) {
     checkCount(maxCount);
-    MemorySegment k = host(keys, "keys", 4 * maxCount, false, true);
-    MemorySegment v = host(values, "values", 4 * maxCount, false, true);
+    MemorySegment k = host(keys, "keys", width() * maxCount, false, true);
+    MemorySegment v = host(values, "values", width() * maxCount, false, true);
     acquire();
     try {
       return Native.retrieveAll(handle, k, v, maxCount, Native.MEM_HOST);
@@ -785,7 +958,7 @@ public final class HashTable implements AutoCloseable {
    * outcomes (may be null) are counted for FULL; hostKeys (may be null) are scanned for the first
    * reserved key.
    */
-  private static void finish(WixlibException error, boolean callerHasOutcomes, MemorySegment outcomes,
+  private void finish(WixlibException error, boolean callerHasOutcomes, MemorySegment outcomes,
       MemorySegment hostKeys, long n) {
     if (error == null) {
       return;
@@ -816,10 +989,10 @@ public final class HashTable implements AutoCloseable {
     return c;
   }
 
-  private static long firstReserved(MemorySegment keys, long n) {
+  private long firstReserved(MemorySegment keys, long n) {
     for (long i = 0; i < n; i++) {
-      int key = keys.getAtIndex(JAVA_INT_UNALIGNED, i);
-      if (key == EMPTY_KEY || key == TOMBSTONE_KEY) {
+      long key = keyBits == 64 ? keys.getAtIndex(JAVA_LONG_UNALIGNED, i) : keys.getAtIndex(JAVA_INT_UNALIGNED, i);
+      if (keyBits == 64 ? key == EMPTY_KEY64 || key == TOMBSTONE_KEY64 : key == EMPTY_KEY || key == TOMBSTONE_KEY) {
         return i;
       }
     }
@@ -828,11 +1001,25 @@ public final class HashTable implements AutoCloseable {
 
   private static final java.lang.foreign.ValueLayout.OfInt JAVA_INT_UNALIGNED =
       JAVA_INT.withByteAlignment(1);
+  private static final java.lang.foreign.ValueLayout.OfLong JAVA_LONG_UNALIGNED =
+      JAVA_LONG.withByteAlignment(1);
 
   /** Throws InvalidKeyException naming the first reserved key; nothing has been applied yet. */
-  private static void checkKeys(int[] keys) {
-    for (int i = 0; i < keys.length; i++) {
-      int key = keys[i];
+  private static void checkKeys(Object keys) {
+    if (keys instanceof long[] wide) {
+      for (int i = 0; i < wide.length; i++) {
+        long key = wide[i];
+        if (key == EMPTY_KEY64 || key == TOMBSTONE_KEY64) {
+          throw new InvalidKeyException("keys[" + i + "] = 0x" + Long.toHexString(key).toUpperCase()
+              + " is a reserved key (0xFFFFFFFFFFFFFFFF and 0xFFFFFFFFFFFFFFFE are reserved); nothing was applied",
+              i);
+        }
+      }
+      return;
+    }
+    int[] narrow = (int[]) keys;
+    for (int i = 0; i < narrow.length; i++) {
+      int key = narrow[i];
       if (key == EMPTY_KEY || key == TOMBSTONE_KEY) {
         throw new InvalidKeyException("keys[" + i + "] = 0x" + Integer.toHexString(key).toUpperCase()
             + " is a reserved key (0xFFFFFFFF and 0xFFFFFFFE are reserved); nothing was applied", i);
@@ -850,7 +1037,7 @@ public final class HashTable implements AutoCloseable {
     if (n < 0) {
       throw new InvalidArgumentException("n must be >= 0, got " + n);
     }
-    if (n > Long.MAX_VALUE / 4) {
+    if (n > Long.MAX_VALUE / 8) {
       throw new InvalidArgumentException("n is too large: " + n);
     }
   }

@@ -63,6 +63,10 @@ public final class Snapshot {
 
   /** Writes every pair of {@code table} to {@code file} (atomically replacing it). */
   public static void save(HashTable table, Path file) throws IOException {
+    if (table.keyBits() != 32) {
+      throw new InvalidArgumentException("snapshots hold 32-bit keys and values; this table has "
+          + table.keyBits() + "-bit keys (not supported yet)");
+    }
     Path target = file.toAbsolutePath();
     Path dir = target.getParent();
     try (Arena arena = Arena.ofConfined()) {
@@ -163,6 +167,10 @@ public final class Snapshot {
       HashTable.Builder b = config != null ? config : HashTable.builder().kind(h.kind());
       HashTable table = b.capacity(Math.max(n, MIN_CAPACITY)).build();
       try {
+        if (table.keyBits() != 32) {
+          throw new InvalidArgumentException("snapshots hold 32-bit keys and values; the builder asks for "
+              + table.keyBits() + "-bit keys");
+        }
         if (n > 0) {
           MemorySegment outcomes = arena.allocate(n);
           table.insert(keys, values, n, outcomes);

@@ -42,8 +42,8 @@ class HashTableArgumentsTest {
     Executable[] calls = {
       () -> t.insert(null, v), () -> t.insert(null, v, o), () -> t.insertOrAssign(null, v),
       () -> t.insertOrAssign(k, null), () -> t.insertOrAssign(k, null, o),
-      () -> t.find(null, 0), () -> t.find(k, null, 0), () -> t.contains(null),
-      () -> t.contains(k, null), () -> t.erase(null), () -> t.erase(null, o),
+      () -> t.find((int[]) null, 0), () -> t.find(k, null, 0), () -> t.contains((int[]) null),
+      () -> t.contains(k, null), () -> t.erase((int[]) null), () -> t.erase((int[]) null, o),
       () -> t.batch(null, k, v, o), () -> t.batch(new byte[1], null, v, o),
       () -> t.batch(new byte[1], k, null, o),
       () -> t.insert((MemorySegment) null, null, 1, null),

@@ -178,7 +178,12 @@ public final class Native {
 
   /** A table configuration; unset fields (null) keep wx_config_init's defaults for the kind. */
   public record Config(int kind, Long capacity, Double maxLoadFactor, Double minLoadFactor,
-      Integer device, Integer grow, Integer threads) {}
+      Integer device, Integer grow, Integer threads, Integer keyBits) {
+    public Config(int kind, Long capacity, Double maxLoadFactor, Double minLoadFactor, Integer device,
+        Integer grow, Integer threads) {
+      this(kind, capacity, maxLoadFactor, minLoadFactor, device, grow, threads, null);
+    }
+  }
 
   /** Creates a table; returns its handle address. */
   public static long tableCreate(Config c) {
@@ -203,6 +208,10 @@ public final class Native {
       }
       if (c.threads() != null) {
         wx_config.threads(cfg, c.threads());
+      }
+      if (c.keyBits() != null) { // keys and values have one width (32/32 or 64/64)
+        wx_config.key_bits(cfg, c.keyBits());
+        wx_config.value_bits(cfg, c.keyBits());
       }
       MemorySegment out = a.allocate(ADDRESS);
       check(wixlib_h.wx_table_create(cfg, out));
@@ -232,10 +241,10 @@ public final class Native {
     return wixlib_h.wx_insert_or_assign(ptr(table), keys, values, n, outcomes, mem, MemorySegment.NULL);
   }
 
-  public static int find(long table, MemorySegment keys, MemorySegment values, long n, int notFound,
+  /** notFound: the raw bits; a 32-bit table keeps the low 32, so a sign-extended int works too. */
+  public static int find(long table, MemorySegment keys, MemorySegment values, long n, long notFound,
       int mem) {
-    return wixlib_h.wx_find(ptr(table), keys, values, n, Integer.toUnsignedLong(notFound), mem,
-        MemorySegment.NULL);
+    return wixlib_h.wx_find(ptr(table), keys, values, n, notFound, mem, MemorySegment.NULL);
   }
 
   public static int contains(long table, MemorySegment keys, MemorySegment found, long n, int mem) {

@@ -2112,5 +2112,23 @@ public class wixlib_h {
     public static int WX_KEY32_TOMBSTONE() {
         return WX_KEY32_TOMBSTONE;
     }
+    private static final long WX_KEY64_EMPTY = -1L;
+    /**
+     * {@snippet lang=c :
+     * #define WX_KEY64_EMPTY -1
+     * }
+     */
+    public static long WX_KEY64_EMPTY() {
+        return WX_KEY64_EMPTY;
+    }
+    private static final long WX_KEY64_TOMBSTONE = -2L;
+    /**
+     * {@snippet lang=c :
+     * #define WX_KEY64_TOMBSTONE -2
+     * }
+     */
+    public static long WX_KEY64_TOMBSTONE() {
+        return WX_KEY64_TOMBSTONE;
+    }
 }
 
