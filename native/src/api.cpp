@@ -89,31 +89,26 @@ void check_device_arrays(wx_table* t, int32_t mem, std::initializer_list<std::pa
 }
 
 // Common path of every bulk call: validates, serialises, stages host arrays for device tables.
-int32_t bulk(wx_table* t, wx::dev::Call call, wx::Batch b, int32_t mem, void* stream) {
+int32_t bulk(wx_table* t, wx::Call call, wx::Batch b, int32_t mem, void* stream) {
   return guarded([&]() -> int32_t {
     require_table(t);
     require(mem == WX_MEM_HOST || mem == WX_MEM_DEVICE, "mem must be WX_MEM_HOST or WX_MEM_DEVICE");
     require(b.n <= kMaxBatch, "batch of " + std::to_string(b.n) + " elements is larger than 2^40");
     require_array(b.keys, b.n, "keys");
+    if (call == wx::Call::insert_or_assign || call == wx::Call::batch) require_array(b.values_in, b.n, "values");
+    if (call == wx::Call::find) require_array(b.values_out, b.n, "values");
+    if (call == wx::Call::contains) require_array(b.outcomes, b.n, "found");
+    if (call == wx::Call::batch) require_array(b.ops, b.n, "ops");
     if (b.n == 0) return WX_OK;
     std::lock_guard<std::mutex> lock(t->mu);
     const uint64_t kbytes = b.n * (t->config.key_bits / 8), vbytes = b.n * (t->config.value_bits / 8);
     check_device_arrays(t, mem, {{b.keys, kbytes}, {b.values_in, vbytes}, {b.values_out, vbytes},
                                  {b.ops, b.n}, {b.outcomes, b.n}});
     wx::Table& table = *t->impl;
-    wx::BatchResult r;
-    if (table.on_device()) {
-      b.stream = stream ? stream : t->stream;
-      if (mem == WX_MEM_HOST) return status_of(wx::dev::run_staged(table, call, b, table.device()), b.n, t->config.key_bits);
-    }
-    switch (call) {
-      case wx::dev::Call::insert: r = table.insert(b); break;
-      case wx::dev::Call::insert_or_assign: r = table.insert_or_assign(b); break;
-      case wx::dev::Call::find: r = table.find(b); break;
-      case wx::dev::Call::contains: r = table.contains(b); break;
-      case wx::dev::Call::erase: r = table.erase(b); break;
-      case wx::dev::Call::batch: r = table.batch(b); break;
-    }
+    if (table.on_device()) b.stream = stream ? stream : t->stream;
+    const wx::BatchResult r = table.on_device() && mem == WX_MEM_HOST
+                                  ? wx::dev::run_staged(table, call, b, table.device())
+                                  : wx::run_call(table, call, b);
     return status_of(r, b.n, t->config.key_bits);
   });
 }
@@ -310,42 +305,37 @@ int32_t wx_table_destroy(wx_table* t) {
 int32_t wx_insert(wx_table* t, const void* keys, const void* values, uint64_t n, uint8_t* outcomes, int32_t mem, void* stream) {
   wx::Batch b;
   b.keys = keys, b.values_in = values, b.n = n, b.outcomes = outcomes;
-  return bulk(t, wx::dev::Call::insert, b, mem, stream);
+  return bulk(t, wx::Call::insert, b, mem, stream);
 }
 
 int32_t wx_insert_or_assign(wx_table* t, const void* keys, const void* values, uint64_t n, uint8_t* outcomes, int32_t mem, void* stream) {
-  if (n > 0 && values == nullptr) return guarded([]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, "values is NULL"); });
   wx::Batch b;
   b.keys = keys, b.values_in = values, b.n = n, b.outcomes = outcomes;
-  return bulk(t, wx::dev::Call::insert_or_assign, b, mem, stream);
+  return bulk(t, wx::Call::insert_or_assign, b, mem, stream);
 }
 
 int32_t wx_find(wx_table* t, const void* keys, void* values, uint64_t n, uint64_t not_found_value, int32_t mem, void* stream) {
-  if (n > 0 && values == nullptr) return guarded([]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, "values is NULL"); });
   wx::Batch b;
   b.keys = keys, b.values_out = values, b.n = n, b.not_found = not_found_value;
-  return bulk(t, wx::dev::Call::find, b, mem, stream);
+  return bulk(t, wx::Call::find, b, mem, stream);
 }
 
 int32_t wx_contains(wx_table* t, const void* keys, uint8_t* found, uint64_t n, int32_t mem, void* stream) {
-  if (n > 0 && found == nullptr) return guarded([]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, "found is NULL"); });
   wx::Batch b;
   b.keys = keys, b.outcomes = found, b.n = n;
-  return bulk(t, wx::dev::Call::contains, b, mem, stream);
+  return bulk(t, wx::Call::contains, b, mem, stream);
 }
 
 int32_t wx_erase(wx_table* t, const void* keys, uint64_t n, uint8_t* outcomes, int32_t mem, void* stream) {
   wx::Batch b;
   b.keys = keys, b.outcomes = outcomes, b.n = n;
-  return bulk(t, wx::dev::Call::erase, b, mem, stream);
+  return bulk(t, wx::Call::erase, b, mem, stream);
 }
 
 int32_t wx_batch(wx_table* t, const uint8_t* ops, const void* keys, void* values, uint64_t n, uint8_t* outcomes, int32_t mem, void* stream) {
-  if (n > 0 && (ops == nullptr || values == nullptr))
-    return guarded([]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, "ops or values is NULL"); });
   wx::Batch b;
   b.ops = ops, b.keys = keys, b.values_in = values, b.values_out = values, b.outcomes = outcomes, b.n = n;
-  return bulk(t, wx::dev::Call::batch, b, mem, stream);
+  return bulk(t, wx::Call::batch, b, mem, stream);
 }
 
 int32_t wx_size(wx_table* t, uint64_t* size) {

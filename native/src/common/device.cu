@@ -153,15 +153,7 @@ BatchResult run_staged(Table& table, Call call, const Batch& host, int device) {
       d.ops = s.ops.get();
     }
     if (host.outcomes) d.outcomes = s.outcomes.get();
-    BatchResult r;
-    switch (call) {
-      case Call::insert: r = table.insert(d); break;
-      case Call::insert_or_assign: r = table.insert_or_assign(d); break;
-      case Call::find: r = table.find(d); break;
-      case Call::contains: r = table.contains(d); break;
-      case Call::erase: r = table.erase(d); break;
-      case Call::batch: r = table.batch(d); break;
-    }
+    const BatchResult r = run_call(table, call, d);
     total.invalid += r.invalid;
     total.full += r.full;
     if (values_out)

@@ -23,9 +23,6 @@ int device_of(const void* p);
 // Throws WX_ERR_INVALID_ARGUMENT unless [p, p+bytes) is device memory (or managed) of `device`.
 void check_device_range(const void* p, uint64_t bytes, int device, const char* what);
 
-// Which bulk call a staged run performs.
-enum class Call { insert, insert_or_assign, find, contains, erase, batch };
-
 // Runs `call` on a device table whose caller's arrays are in host memory: copies them through
 // device staging buffers in chunks and copies results back.
 BatchResult run_staged(Table& table, Call call, const Batch& host, int device);

@@ -52,6 +52,21 @@ class Table {
   virtual uint64_t retrieve_all(void* keys, void* values, void* stream) = 0;
 };
 
+// Which bulk call a Batch is for, and the one place that dispatches it.
+enum class Call { insert, insert_or_assign, find, contains, erase, batch };
+
+inline BatchResult run_call(Table& t, Call call, const Batch& b) {
+  switch (call) {
+    case Call::insert: return t.insert(b);
+    case Call::insert_or_assign: return t.insert_or_assign(b);
+    case Call::find: return t.find(b);
+    case Call::contains: return t.contains(b);
+    case Call::erase: return t.erase(b);
+    case Call::batch: return t.batch(b);
+  }
+  return {};
+}
+
 // Factories; each lives in its design's folder. GPU factories exist only in CUDA builds.
 Table* make_cpu_table(const wx_config& config);
 Table* make_glht_table(const wx_config& config);

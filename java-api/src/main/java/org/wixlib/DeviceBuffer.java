@@ -156,41 +156,40 @@ public final class DeviceBuffer implements AutoCloseable {
 
   // Heap arrays are staged through a confined arena: native code never sees a heap address.
   private void copyFromHost(MemorySegment src, long bytes) {
-    checkFits(bytes);
-    MemorySegment dev = acquire();
-    try {
-      if (bytes == 0) {
-        return;
-      }
+    withDevice(bytes, dev -> {
       if (src.isNative()) {
         Native.copy(dev, Native.MEM_DEVICE, src, Native.MEM_HOST, bytes);
-      } else {
-        try (var arena = java.lang.foreign.Arena.ofConfined()) {
-          MemorySegment tmp = arena.allocate(bytes, 8);
-          MemorySegment.copy(src, 0, tmp, 0, bytes);
-          Native.copy(dev, Native.MEM_DEVICE, tmp, Native.MEM_HOST, bytes);
-        }
+        return;
       }
-    } finally {
-      release();
-    }
+      try (var arena = java.lang.foreign.Arena.ofConfined()) {
+        MemorySegment tmp = arena.allocate(bytes, 8);
+        MemorySegment.copy(src, 0, tmp, 0, bytes);
+        Native.copy(dev, Native.MEM_DEVICE, tmp, Native.MEM_HOST, bytes);
+      }
+    });
   }
 
   private void copyToHost(MemorySegment dst, long bytes) {
+    withDevice(bytes, dev -> {
+      if (dst.isNative()) {
+        Native.copy(dst, Native.MEM_HOST, dev, Native.MEM_DEVICE, bytes);
+        return;
+      }
+      try (var arena = java.lang.foreign.Arena.ofConfined()) {
+        MemorySegment tmp = arena.allocate(bytes, 8);
+        Native.copy(tmp, Native.MEM_HOST, dev, Native.MEM_DEVICE, bytes);
+        MemorySegment.copy(tmp, ValueLayout.JAVA_BYTE, 0, dst, ValueLayout.JAVA_BYTE, 0, bytes);
+      }
+    });
+  }
+
+  /** Checks the size, holds the buffer open for the copy, and skips empty copies. */
+  private void withDevice(long bytes, java.util.function.Consumer<MemorySegment> copy) {
     checkFits(bytes);
     MemorySegment dev = acquire();
     try {
-      if (bytes == 0) {
-        return;
-      }
-      if (dst.isNative()) {
-        Native.copy(dst, Native.MEM_HOST, dev, Native.MEM_DEVICE, bytes);
-      } else {
-        try (var arena = java.lang.foreign.Arena.ofConfined()) {
-          MemorySegment tmp = arena.allocate(bytes, 8);
-          Native.copy(tmp, Native.MEM_HOST, dev, Native.MEM_DEVICE, bytes);
-          MemorySegment.copy(tmp, ValueLayout.JAVA_BYTE, 0, dst, ValueLayout.JAVA_BYTE, 0, bytes);
-        }
+      if (bytes > 0) {
+        copy.accept(dev);
       }
     } finally {
       release();
