@@ -123,6 +123,13 @@ int32_t with_table(wx_table* t, F&& f) {
   });
 }
 
+// A query writing one result through `out`, which must not be NULL.
+template <typename T, typename F>
+int32_t query(wx_table* t, T* out, const char* name, F&& f) {
+  if (!out) return guarded([&]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, std::string(name) + " is NULL"); });
+  return with_table(t, [&](wx::Table& table) { f(table, *out); });
+}
+
 }  // namespace
 
 extern "C" {
@@ -339,28 +346,24 @@ int32_t wx_batch(wx_table* t, const uint8_t* ops, const void* keys, void* values
 }
 
 int32_t wx_size(wx_table* t, uint64_t* size) {
-  if (!size) return guarded([]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, "size is NULL"); });
-  return with_table(t, [&](wx::Table& table) { *size = table.size(); });
+  return query(t, size, "size", [](wx::Table& table, uint64_t& out) { out = table.size(); });
 }
 
 int32_t wx_capacity(wx_table* t, uint64_t* capacity) {
-  if (!capacity) return guarded([]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, "capacity is NULL"); });
-  return with_table(t, [&](wx::Table& table) { *capacity = table.capacity(); });
+  return query(t, capacity, "capacity", [](wx::Table& table, uint64_t& out) { out = table.capacity(); });
 }
 
 int32_t wx_load_factor(wx_table* t, double* lf) {
-  if (!lf) return guarded([]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, "load_factor is NULL"); });
-  return with_table(t, [&](wx::Table& table) {
+  return query(t, lf, "load_factor", [](wx::Table& table, double& out) {
     uint64_t cap = table.capacity();
-    *lf = cap ? double(table.size()) / double(cap) : 0.0;
+    out = cap ? double(table.size()) / double(cap) : 0.0;
   });
 }
 
 int32_t wx_stats_get(wx_table* t, wx_stats* stats) {
-  if (!stats) return guarded([]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, "stats is NULL"); });
-  return with_table(t, [&](wx::Table& table) {
-    std::memset(stats, 0, sizeof(*stats));
-    table.stats(stats);
+  return query(t, stats, "stats", [](wx::Table& table, wx_stats& out) {
+    std::memset(&out, 0, sizeof(out));
+    table.stats(&out);
   });
 }
 
