@@ -24,7 +24,7 @@ for m in java-api cli; do
 done
 
 # A small runtime: only the modules the jars use.
-jlink --add-modules java.base,java.logging,jdk.unsupported,java.management \
+jlink --add-modules java.base,java.logging,jdk.unsupported,java.management,java.xml \
   --strip-debug --no-man-pages --no-header-files --output "$carry/jre"
 tar -C "$carry" -czf "$carry/jre.tgz" jre && rm -rf "$carry/jre"
 

@@ -10,18 +10,19 @@ cd "$(dirname "$0")/.."
 FINAL=${OUT:-$PWD/device-out}
 OUT=$(mktemp -d /tmp/wixlib-results.XXXX)
 mkdir -p "$FINAL"
-trap 'cp "$OUT/summary.txt" "$FINAL/"; tar -C "$OUT" -czf "$FINAL/results.tgz" .' EXIT
+# summary.txt is written straight into $FINAL so a run cut short still brings back what it reached.
+trap 'tar -C "$OUT" -czf "$FINAL/results.tgz" .' EXIT
 STAGES=${STAGES:-native sanitize java bench}
 jobs=$(nproc)
 build=build/native
 lib=$PWD/$build/libwixlib.so
 failed=0
-stage() { echo "== $1 ($(date +%T))" | tee -a "$OUT/summary.txt"; }
-result() { echo "   $1: $2" | tee -a "$OUT/summary.txt"; [ "$2" = ok ] || failed=$((failed + 1)); }
+stage() { echo "== $1 ($(date +%T))" | tee -a "$FINAL/summary.txt"; }
+result() { echo "   $1: $2" | tee -a "$FINAL/summary.txt"; [ "$2" = ok ] || failed=$((failed + 1)); }
 has() { [[ " $STAGES " == *" $1 "* ]]; }
 
 stage "machine"
-{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvcc --version | tail -2; nproc; } 2>&1 | tee -a "$OUT/summary.txt"
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvcc --version | tail -2; nproc; } 2>&1 | tee -a "$FINAL/summary.txt"
 
 if [ -f .carry/native-build.tgz ]; then
   stage "native build: prebuilt (scripts/device-prepare.sh with PREBUILD=1)"
@@ -97,7 +98,10 @@ if has bench; then
     cp "$OUT"/bench-suite/*.svg "$FINAL"/ 2>/dev/null  # the charts come back outside the tarball too
   fi
   if [ -x "$build/native/bench/wixbench" ]; then
-    "$build/native/bench/wixbench" ${WIXBENCH_ARGS:-} 2>"$OUT/wixbench.err" | tee "$OUT/wixbench.txt" && result wixbench ok || result wixbench FAILED
+    for k in ${WIXBENCH_KINDS:-glht hive}; do
+      "$build/native/bench/wixbench" --kind "$k" ${WIXBENCH_ARGS:-} 2>"$OUT/wixbench-$k.err" | tee "$OUT/wixbench-$k.txt" |
+        tee -a "$FINAL/summary.txt" && result "wixbench $k" ok || result "wixbench $k" FAILED
+    done
   fi
 fi
 
