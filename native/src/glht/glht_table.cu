@@ -4,6 +4,8 @@
 #include "common/combine.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstddef>
 #include <string>
 
@@ -93,6 +95,9 @@ BatchResult GlhtTable::run(Mode mode, const Batch& b) {
   WX_CUDA(cudaEventRecord(ev1_, st));  // re-recorded after every later launch of this call
   Counters c = read_counters(st);
   r.invalid = c.invalid;
+  const uint64_t pending0 = c.pending;
+  float pass0_ms = 0.f;
+  if (trace_) WX_CUDA(cudaEventElapsedTime(&pass0_ms, ev0_, ev1_));
 
   bool some_full = c.full > 0;
   int passes = 0, grows = 0;
@@ -155,6 +160,9 @@ BatchResult GlhtTable::run(Mode mode, const Batch& b) {
   float ms = 0.f;
   WX_CUDA(cudaEventElapsedTime(&ms, ev0_, ev1_));
   last_ms_ = ms;
+  if (trace_)  // WIXLIB_TRACE=1: where a call's time went (diagnosis only)
+    std::fprintf(stderr, "[glht trace] mode %d n %llu: pass 0 %.3f ms (%llu unfinished), %d more passes, %d grows, total %.3f ms\n",
+                 static_cast<int>(mode), (unsigned long long)b.n, pass0_ms, (unsigned long long)pending0, passes, grows, ms);
   c = read_counters(st);
   if (c.errors != errors_before)
     fail(WX_ERR_INTERNAL, "GLHT: kernels detected " + std::to_string(c.errors - errors_before) +

@@ -1,6 +1,9 @@
 // Hive table host logic: the sequence of kernels behind each bulk call, growth and shrink policy,
 // memory management. Kernels: hive_ops.cu (phase 1), hive_evict.cu (phase 2), hive_resize.cu.
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -20,6 +23,21 @@ constexpr int kParallelRounds = 2048;         // phase-2 rounds before the seria
 constexpr int kMaxRounds = 2304;              // hard bound of phase-2 rounds per chunk
 constexpr int kMaxGrowSteps = 64;             // growth steps per chunk before giving up (FULL)
 constexpr uint32_t kDedupeMin = 4096;         // pending jobs from which same-key jobs are merged
+
+// WIXLIB_TRACE=1: each insert-type chunk prints where its time went (phase 1, phase 2, stash drain)
+// to stderr. The marks synchronise the stream, so traced runs are slower; for diagnosis only.
+struct Trace {
+  bool on = std::getenv("WIXLIB_TRACE") != nullptr;
+  std::chrono::steady_clock::time_point t = std::chrono::steady_clock::now();
+  double lap(cudaStream_t s) {
+    if (!on) return 0;
+    cudaStreamSynchronize(s);
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - t).count();
+    t = now;
+    return ms;
+  }
+};
 
 uint64_t pow2_at_least(uint64_t x) {
   uint64_t p = 1;
@@ -232,19 +250,22 @@ void HiveTable::run_chunk(const ElemArgs& a, Mode mode) {
       }
     }
   }
+  Trace tr;
+  tr.lap(s_);
   ensure_workspace(a.n, 0);
   WX_CUDA(cudaMemsetAsync(bits_.get(), 0, (a.n + 31) / 32 * sizeof(uint32_t), s_));
   const unsigned long long pending_before = hc_.pending;
   launch_p1(mode, view(), a, bits_.get(), true, false, counters_.get(), s_);
   read_back();
   const uint64_t pending = hc_.pending - pending_before;
+  const double p1_ms = tr.lap(s_);
+  uint32_t jobs = 0, nfollow = 0;
   if (pending > 0) {
     ensure_workspace(a.n, pending);
     WX_CUDA(cudaMemsetAsync(lens_.get(), 0, sizeof(unsigned) * 4, s_));
     launch_compact(bits_.get(), a.n, lists_.get(), static_cast<uint32_t>(list_cap_), lens_.get(), s_);
     uint32_t* followers = nullptr;
-    uint32_t nfollow = 0;
-    const uint32_t jobs = dedupe_pending(a, mode, static_cast<uint32_t>(pending), followers, nfollow);
+    jobs = dedupe_pending(a, mode, static_cast<uint32_t>(pending), followers, nfollow);
     try {
       resolve_pending(a, mode, jobs);
     } catch (const Error&) {
@@ -253,8 +274,17 @@ void HiveTable::run_chunk(const ElemArgs& a, Mode mode) {
     }
     launch_follow(view(), a, followers, nfollow, counters_.get(), s_);
   }
-  if (auto_drain_ && stash_now() > 0) drain_now();
+  const double p2_ms = tr.lap(s_);
+  const uint64_t stash = stash_now();
+  if (auto_drain_ && stash > 0) drain_now();
+  const double drain_ms = tr.lap(s_);
   if (grow_auto_ && size_now() > max_lf_ * capacity()) grow_to(buckets_for(size_now()));
+  if (tr.on)
+    std::fprintf(stderr,
+                 "[hive trace] mode %d n %llu: phase 1 %.3f ms, pending %llu | phase 2 %.3f ms, jobs %u, "
+                 "followers %u | drain %.3f ms of %llu stash entries | grow %.3f ms\n",
+                 static_cast<int>(mode), (unsigned long long)a.n, p1_ms, (unsigned long long)pending, p2_ms, jobs,
+                 nfollow, drain_ms, (unsigned long long)stash, tr.lap(s_));
 }
 
 // Many pending jobs (hot keys): only the first job of each key (and every insert_or_assign) goes to
