@@ -23,6 +23,7 @@ constexpr int kParallelRounds = 2048;         // phase-2 rounds before the seria
 constexpr int kMaxRounds = 2304;              // hard bound of phase-2 rounds per chunk
 constexpr int kMaxGrowSteps = 64;             // growth steps per chunk before giving up (FULL)
 constexpr uint32_t kDedupeMin = 4096;         // pending jobs from which same-key jobs are merged
+constexpr uint64_t kGroupMin = 1u << 16;      // mixed chunks from which elements run in op order
 
 // WIXLIB_TRACE=1: each insert-type chunk prints where its time went (phase 1, phase 2, stash drain)
 // to stderr. The marks synchronise the stream, so traced runs are slower; for diagnosis only.
@@ -255,7 +256,7 @@ void HiveTable::run_chunk(const ElemArgs& a, Mode mode) {
   ensure_workspace(a.n, 0);
   WX_CUDA(cudaMemsetAsync(bits_.get(), 0, (a.n + 31) / 32 * sizeof(uint32_t), s_));
   const unsigned long long pending_before = hc_.pending;
-  launch_p1(mode, view(), a, bits_.get(), true, false, counters_.get(), s_);
+  launch_p1(mode, view(), mode == Mode::Mixed ? grouped_by_op(a) : a, bits_.get(), true, false, counters_.get(), s_);
   read_back();
   const uint64_t pending = hc_.pending - pending_before;
   const double p1_ms = tr.lap(s_);
@@ -285,6 +286,32 @@ void HiveTable::run_chunk(const ElemArgs& a, Mode mode) {
                  "followers %u | drain %.3f ms of %llu stash entries | grow %.3f ms\n",
                  static_cast<int>(mode), (unsigned long long)a.n, p1_ms, (unsigned long long)pending, p2_ms, jobs,
                  nfollow, drain_ms, (unsigned long long)stash, tr.lap(s_));
+}
+
+// A mixed chunk with its elements visited in op order (hive_dedupe.cu); unchanged when small or
+// when no scratch can be had (same results, more divergence).
+ElemArgs HiveTable::grouped_by_op(const ElemArgs& a) {
+  if (a.n < kGroupMin || a.index) return a;
+  const uint32_t n = static_cast<uint32_t>(a.n);
+  const size_t bytes = group_by_op_temp_bytes(n);
+  const uint64_t words = 2ull * n + (n + 3) / 4;  // index, iota, sorted op bytes
+  try {
+    if (group_.size() < words) {
+      group_.reset();
+      group_ = DeviceArray<uint32_t>(words);
+    }
+    if (group_temp_.size() < bytes) {
+      group_temp_.reset();
+      group_temp_ = DeviceArray<unsigned char>(bytes);
+    }
+  } catch (const Error& e) {
+    if (e.status() != WX_ERR_OUT_OF_MEMORY) throw;
+    return a;
+  }
+  launch_group_by_op(a.ops, n, group_.get(), group_.get() + n, group_temp_.get(), bytes, s_);
+  ElemArgs g = a;
+  g.index = group_.get();
+  return g;
 }
 
 // Many pending jobs (hot keys): only the first job of each key (and every insert_or_assign) goes to

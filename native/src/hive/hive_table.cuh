@@ -51,6 +51,7 @@ class HiveTable final : public Table {
   BatchResult run(const Batch& b, Mode mode);
   void run_chunk(const ElemArgs& a, Mode mode);
   void resolve_pending(const ElemArgs& a, Mode mode, uint32_t count);
+  ElemArgs grouped_by_op(const ElemArgs& a);
   uint32_t dedupe_pending(const ElemArgs& a, Mode mode, uint32_t count, uint32_t*& followers, uint32_t& nfollow);
   void drain_now();
   void grow_to(uint64_t target_buckets);
@@ -85,6 +86,8 @@ class HiveTable final : public Table {
   DeviceArray<uint32_t> dedupe_;        // hot-key dedupe: 3n sort scratch + n followers
   DeviceArray<unsigned char> dedupe_temp_;
   DeviceArray<unsigned> dedupe_lens_;   // [0] jobs left, [1] followers
+  DeviceArray<uint32_t> group_;         // mixed chunks: elements in op order + sort scratch
+  DeviceArray<unsigned char> group_temp_;
   uint64_t list_cap_ = 0;
 
   cudaStream_t own_stream_ = nullptr, s_ = nullptr;
