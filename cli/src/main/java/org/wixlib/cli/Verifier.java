@@ -16,17 +16,26 @@ import org.wixlib.Pairs;
  *
  * <p>Phase 1 (distinct): every batch has distinct keys, so each element's outcome and found value is
  * determined; all are checked, and the size every few batches. Phase 2 (hot keys): batches hammer a
- * few keys concurrently; per key the outcomes must fit some sequential order of its ops (see
- * {@link #checkHotKey}). At the end the whole table (retrieveAll) must equal the oracle, also after a
- * resize, and clear() must empty it.
+ * few keys concurrently — or, with a Zipf exponent, keys drawn Zipf-distributed over the whole key
+ * range, so a handful of keys get a large share of every batch; per key the outcomes must fit some
+ * sequential order of its ops (see {@link #checkHotKey}). With {@code resizeEvery > 0} the table is
+ * resized up and back down to its size every that many batches, and compared whole after each resize.
+ * At the end the whole table (retrieveAll) must equal the oracle, also after a resize, and clear()
+ * must empty it.
  */
 final class Verifier {
   /** What to run. */
-  record Params(long seed, long ops, int batch, long keyRange, int hotKeys, double hotFraction) {}
+  record Params(long seed, long ops, int batch, long keyRange, int hotKeys, double hotFraction, double zipf,
+      int resizeEvery) {
+    /** Hot keys only, no Zipf, no interleaved resizes. */
+    Params(long seed, long ops, int batch, long keyRange, int hotKeys, double hotFraction) {
+      this(seed, ops, batch, keyRange, hotKeys, hotFraction, 0, 0);
+    }
+  }
 
   /** Totals of a run; mismatch is the first offending key, or null. */
   record Result(long opsChecked, long batches, long sizeChecks, long finalSize, long mismatches,
-      Mismatch mismatch, double seconds) {}
+      Mismatch mismatch, double seconds, long resizes, long zipfBatches, double hottestShare) {}
 
   private static final int SIZE_CHECK_EVERY = 8;
 
@@ -43,6 +52,9 @@ final class Verifier {
   private long mismatches;
   private Mismatch first;
   private int valueCounter;
+  private long resizes;
+  private long zipfBatches;
+  private double hottestShare;
 
   Verifier(Params p, String name, Progress log) {
     this.p = p;
@@ -69,6 +81,7 @@ final class Verifier {
       if (first == null && batches % SIZE_CHECK_EVERY == 0) {
         checkSize(t, "distinct");
       }
+      maybeResize(t);
       if (done >= nextReport) {
         log.progress("verify " + name + ": distinct phase " + done + "/" + distinctOps + " ops, size " + oracle.size());
         nextReport += Math.max(p.ops() / 10, 1);
@@ -77,18 +90,24 @@ final class Verifier {
     if (first == null) {
       checkSize(t, "distinct");
     }
-    int[] hot = hotKeys();
+    int[] hot = p.zipf() > 0 ? null : hotKeys();
     done = 0;
     nextReport = 0;
     while (done < hotOps && first == null) {
       int b = (int) Math.min(p.batch(), hotOps - done);
-      hotBatch(t, hot, b);
+      if (hot != null) {
+        hotBatch(t, hot, b);
+      } else {
+        zipfBatch(t, b);
+      }
       done += b;
       if (first == null && batches % SIZE_CHECK_EVERY == 0) {
         checkSize(t, "hot-key");
       }
+      maybeResize(t);
       if (done >= nextReport) {
-        log.progress("verify " + name + ": hot-key phase " + done + "/" + hotOps + " ops on " + hot.length + " keys");
+        log.progress("verify " + name + ": " + (hot != null ? "hot-key phase " + done + "/" + hotOps + " ops on "
+            + hot.length + " keys" : "zipf phase " + done + "/" + hotOps + " ops (s=" + p.zipf() + ")"));
         nextReport += Math.max(p.ops() / 10, 1);
       }
     }
@@ -109,7 +128,19 @@ final class Verifier {
     }
     long finalSize = t.size();
     return new Result(opsChecked, batches, sizeChecks, finalSize, mismatches, first,
-        (System.nanoTime() - start) / 1e9);
+        (System.nanoTime() - start) / 1e9, resizes, zipfBatches, hottestShare);
+  }
+
+  /** Every resizeEvery batches: resize up (room for twice the keys), next time back down to the size. */
+  private void maybeResize(VerifyTarget t) {
+    if (first != null || p.resizeEvery() <= 0 || batches % p.resizeEvery() != 0) {
+      return;
+    }
+    long cap = resizes % 2 == 0 ? Math.max(4L * oracle.size(), 1024) : Math.max(oracle.size(), 1);
+    t.resize(cap);
+    resizes++;
+    log.detail("verify " + name + ": batch " + batches + ": resize(" + cap + ") with " + oracle.size() + " keys");
+    compareAll(t, "after resize(" + cap + ") at batch " + batches);
   }
 
   // ---- phase 1: distinct keys per batch --------------------------------------------------------
@@ -195,18 +226,57 @@ final class Verifier {
 
   private void hotBatch(VerifyTarget t, int[] hot, int b) {
     int h = hot.length;
+    int[] slot = new int[b];
+    int skewed = Math.min(4, h);
+    for (int i = 0; i < b; i++) {
+      // Half the ops go to the 4 hottest keys, the rest uniformly to all hot keys.
+      slot[i] = rnd.nextBoolean() ? rnd.nextInt(skewed) : rnd.nextInt(h);
+    }
+    perKeyBatch(t, hot, slot, b);
+  }
+
+  /**
+   * Keys Zipf-distributed over the key range (rank r has weight ~ 1/(r+1)^s; rank 0 hottest), drawn
+   * by inverting the continuous power law (O(1) per key). The batch's distinct keys are then checked
+   * like hot keys.
+   */
+  private void zipfBatch(VerifyTarget t, int b) {
+    double s1 = 1.0 - p.zipf();
+    double span = Math.pow(p.keyRange() + 1.0, s1) - 1.0;
+    Map<Integer, Integer> slotOf = new HashMap<>();
+    int[] slot = new int[b];
+    int[] touched = new int[b];
+    int h = 0;
+    int hottest = 0;
+    for (int i = 0; i < b; i++) {
+      double u = rnd.nextDouble();
+      double x = Math.abs(s1) < 1e-9 ? Math.exp(u * Math.log(p.keyRange() + 1.0)) : Math.pow(span * u + 1.0, 1.0 / s1);
+      long rank = Math.min((long) x - 1, p.keyRange() - 1);
+      hottest += rank == 0 ? 1 : 0;
+      int key = space.key(rank);
+      Integer s = slotOf.get(key);
+      if (s == null) {
+        s = h;
+        slotOf.put(key, h);
+        touched[h++] = key;
+      }
+      slot[i] = s;
+    }
+    zipfBatches++;
+    hottestShare = Math.max(hottestShare, (double) hottest / b);
+    perKeyBatch(t, Arrays.copyOf(touched, h), slot, b);
+  }
+
+  /** Runs one batch whose element i hits key hot[slot[i]], then checks each of those keys' ops. */
+  private void perKeyBatch(VerifyTarget t, int[] hot, int[] slot, int b) {
+    int h = hot.length;
     byte[] ops = new byte[b];
     int[] keys = new int[b];
     int[] values = new int[b];
     int[] valuesIn = new int[b];
-    int[] slot = new int[b];
     byte[] outcomes = new byte[b];
-    int skewed = Math.min(4, h);
     for (int i = 0; i < b; i++) {
-      // Half the ops go to the 4 hottest keys, the rest uniformly to all hot keys.
-      int s = rnd.nextBoolean() ? rnd.nextInt(skewed) : rnd.nextInt(h);
-      slot[i] = s;
-      keys[i] = hot[s];
+      keys[i] = hot[slot[i]];
       ops[i] = OpMix.draw(rnd);
       // Unique values (a bijection of a counter) so a found value names the insert that wrote it.
       values[i] = KeySpace.mix(valueCounter++ ^ (int) p.seed());
