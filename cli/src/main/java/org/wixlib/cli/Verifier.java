@@ -1,10 +1,8 @@
 package org.wixlib.cli;
 
+import it.unimi.dsi.fastutil.ints.Int2IntMap;
+import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
 import org.wixlib.HashTable;
 import org.wixlib.Op;
@@ -12,7 +10,8 @@ import org.wixlib.Outcome;
 import org.wixlib.Pairs;
 
 /**
- * Differential test of one table against a {@link HashMap} oracle through {@link HashTable#batch}.
+ * Differential test of one table against a map oracle (fastutil's primitive int map: an oracle of 2^22
+ * boxed entries would cost more than the table under test) through {@link HashTable#batch}.
  *
  * <p>Phase 1 (distinct): every batch has distinct keys, so each element's outcome and found value is
  * determined; all are checked, and the size every few batches. Phase 2 (hot keys): batches hammer a
@@ -42,7 +41,7 @@ final class Verifier {
   private final Params p;
   private final Progress log;
   private final String name;
-  private final Map<Integer, Integer> oracle = new HashMap<>();
+  private final Int2IntOpenHashMap oracle = new Int2IntOpenHashMap();
   private final SplittableRandom rnd;
   private final KeySpace space;
   private final int[] perm;
@@ -167,7 +166,7 @@ final class Verifier {
       ops[i] = op;
       values[i] = rnd.nextInt();
       valuesIn[i] = values[i];
-      Integer cur = oracle.get(key);
+      Integer cur = oracleGet(key);
       before[i] = cur;
       switch (op) {
         case Op.INSERT -> {
@@ -243,7 +242,8 @@ final class Verifier {
   private void zipfBatch(VerifyTarget t, int b) {
     double s1 = 1.0 - p.zipf();
     double span = Math.pow(p.keyRange() + 1.0, s1) - 1.0;
-    Map<Integer, Integer> slotOf = new HashMap<>();
+    Int2IntOpenHashMap slotOf = new Int2IntOpenHashMap();
+    slotOf.defaultReturnValue(-1);
     int[] slot = new int[b];
     int[] touched = new int[b];
     int h = 0;
@@ -254,8 +254,8 @@ final class Verifier {
       long rank = Math.min((long) x - 1, p.keyRange() - 1);
       hottest += rank == 0 ? 1 : 0;
       int key = space.key(rank);
-      Integer s = slotOf.get(key);
-      if (s == null) {
+      int s = slotOf.get(key);
+      if (s < 0) {
         s = h;
         slotOf.put(key, h);
         touched[h++] = key;
@@ -302,7 +302,7 @@ final class Verifier {
       order[fill[slot[i]]++] = i;
     }
     for (int s = 0; s < h; s++) {
-      Integer pre = oracle.get(hot[s]);
+      Integer pre = oracleGet(hot[s]);
       boolean nowPresent = present[s] != 0;
       Mismatch m = checkHotKey(batches, hot[s], pre, nowPresent, finalValue[s], order, start[s], start[s + 1], ops,
           valuesIn, values, outcomes);
@@ -331,7 +331,10 @@ final class Verifier {
     int erased = 0;
     int sawPresent = 0;
     int sawAbsent = 0;
-    Set<Integer> written = new HashSet<>();
+    // Values written by INSERTED/ASSIGNED elements, sorted below for binary search (a set per key
+    // would dominate the run time of Zipf batches with ~10^5 distinct keys each).
+    int[] written = new int[to - from];
+    int nw = 0;
     String problem = null;
     for (int k = from; k < to; k++) {
       int i = order[k];
@@ -348,11 +351,11 @@ final class Verifier {
       switch (o) {
         case Outcome.INSERTED -> {
           inserted++;
-          written.add(valuesIn[i]);
+          written[nw++] = valuesIn[i];
         }
         case Outcome.ASSIGNED -> {
           sawPresent++;
-          written.add(valuesIn[i]);
+          written[nw++] = valuesIn[i];
         }
         case Outcome.ERASED -> erased++;
         case Outcome.PRESENT, Outcome.FOUND -> sawPresent++;
@@ -360,6 +363,7 @@ final class Verifier {
         default -> { }
       }
     }
+    Arrays.sort(written, 0, nw);
     boolean wasPresent = pre != null;
     if (problem == null) {
       int lead = wasPresent ? erased - inserted : inserted - erased;
@@ -383,7 +387,7 @@ final class Verifier {
         if (ops[i] != Op.FIND) {
           continue;
         }
-        if (outcomes[i] == Outcome.FOUND && !written.contains(valuesOut[i])
+        if (outcomes[i] == Outcome.FOUND && Arrays.binarySearch(written, 0, nw, valuesOut[i]) < 0
             && !(wasPresent && pre == valuesOut[i])) {
           problem = "find returned value " + valuesOut[i] + ", which no insert of this key wrote (element " + i + ")";
         } else if (outcomes[i] == Outcome.NOT_FOUND && valuesOut[i] != valuesIn[i]) {
@@ -392,9 +396,9 @@ final class Verifier {
       }
     }
     if (problem == null && nowPresent) {
-      if (written.isEmpty() ? !(wasPresent && pre == nowValue) : !written.contains(nowValue)) {
+      if (nw == 0 ? !(wasPresent && pre == nowValue) : Arrays.binarySearch(written, 0, nw, nowValue) < 0) {
         problem = "final value " + nowValue + " was not written by the last insert of this key"
-            + (written.isEmpty() ? " (no write, value before: " + pre + ")" : "");
+            + (nw == 0 ? " (no write, value before: " + pre + ")" : "");
       }
     }
     if (problem == null) {
@@ -408,6 +412,11 @@ final class Verifier {
       m.op(i, ops[i], valuesIn[i], outcomes[i], valuesOut[i]);
     }
     return m;
+  }
+
+  /** The oracle's value of key, or null when absent. */
+  private Integer oracleGet(int key) {
+    return oracle.containsKey(key) ? oracle.get(key) : null;
   }
 
   // ---- whole-table checks ----------------------------------------------------------------------
@@ -447,7 +456,7 @@ final class Verifier {
       }
     }
     for (int i = 0; i < pairs.size(); i++) {
-      Integer v = oracle.get(pairs.keys()[i]);
+      Integer v = oracleGet(pairs.keys()[i]);
       if (v == null) {
         return new Mismatch(phase, batches, pairs.keys()[i], "retrieveAll returns a key the oracle does not hold"
             + " (value " + pairs.values()[i] + ")");
@@ -458,9 +467,9 @@ final class Verifier {
       }
     }
     if (pairs.size() != oracle.size()) {
-      for (Map.Entry<Integer, Integer> e : oracle.entrySet()) {
-        if (Arrays.binarySearch(sorted, e.getKey()) < 0) {
-          return new Mismatch(phase, batches, e.getKey(), "the key (value " + e.getValue()
+      for (Int2IntMap.Entry e : oracle.int2IntEntrySet()) {
+        if (Arrays.binarySearch(sorted, e.getIntKey()) < 0) {
+          return new Mismatch(phase, batches, e.getIntKey(), "the key (value " + e.getIntValue()
               + ") is missing from retrieveAll");
         }
       }
