@@ -7,7 +7,9 @@
 # sanitize java stress bench" (default all). Exit status: the number of failed stages.
 # Knobs: WIXLIB_SEED (native tests and stress), WIXLIB_BIG=0 drops the 2^28-element batch (default 1),
 # WIXLIB_LEAK_CYCLES (gpu_leaks, default 10^5), WIXLIB_STRESS_OPS (gpu_stress_*, default 10^8),
-# GPU_TEST_TIMEOUT (per GPU test, default 300 s), STRESS_OPS / STRESS_KINDS (`wixlib verify` runs of the
+# GPU_TEST_TIMEOUT (per GPU test, default 300 s), GPU_TESTS="gpu_a gpu_b" (only these GPU tests, in the
+# native and sanitize stages; host tests then run only with HOST_TESTS=1), SANITIZE_TOOLS (default
+# "memcheck racecheck synccheck"), STRESS_OPS / STRESS_KINDS (`wixlib verify` runs of the
 # stress stage, default 10^8 ops on glht and hive: uniform then Zipf keys, resizes interleaved).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -25,9 +27,12 @@ failed=0
 stage() { echo "== $1 ($(date +%T))" | tee -a "$FINAL/summary.txt"; }
 result() { echo "   $1: $2" | tee -a "$FINAL/summary.txt"; [ "$2" = ok ] || failed=$((failed + 1)); }
 has() { [[ " $STAGES " == *" $1 "* ]]; }
+# GPU tests picked by GPU_TESTS (all when unset).
+picked() { [ -z "${GPU_TESTS:-}" ] || [[ " $GPU_TESTS " == *" $(basename "$1") "* ]]; }
 
 stage "machine"
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvcc --version | tail -2; nproc; } 2>&1 | tee -a "$FINAL/summary.txt"
+echo "seed: WIXLIB_SEED=$WIXLIB_SEED (tests and stress replay with it)" | tee -a "$FINAL/summary.txt"
 
 if [ -f .carry/native-build.tgz ]; then
   stage "native build: prebuilt (scripts/device-prepare.sh with PREBUILD=1)"
@@ -45,10 +50,11 @@ if has native; then
   stage "native tests (WIXLIB_REQUIRE_GPU=1)"
   tests=$build/native/tests
   for t in "$tests"/test_*; do
+    [ -z "${GPU_TESTS:-}" ] || [ "${HOST_TESTS:-0}" = 1 ] || break
     [ -x "$t" ] && (WIXLIB_REQUIRE_GPU=1 "$t" >"$OUT/$(basename "$t").log" 2>&1; echo $? >"$OUT/$(basename "$t").rc") &
   done
   for t in "$tests"/gpu_*; do
-    [ -x "$t" ] || continue
+    [ -x "$t" ] && picked "$t" || continue
     s0=$SECONDS
     if WIXLIB_BIG=${WIXLIB_BIG:-1} WIXLIB_REQUIRE_GPU=1 timeout "${GPU_TEST_TIMEOUT:-300}" "$t" >"$OUT/$(basename "$t").log" 2>&1; then result "$(basename "$t") ($((SECONDS - s0)) s)" ok
     else result "$(basename "$t") ($((SECONDS - s0)) s)" FAILED; tail -8 "$OUT/$(basename "$t").log"; fi
@@ -59,6 +65,7 @@ if has native; then
   done
   wait
   for r in "$OUT"/test_*.rc; do
+    [ -f "$r" ] || continue
     n=$(basename "$r" .rc)
     [ "$(cat "$r")" = 0 ] && result "$n" ok || { result "$n" FAILED; tail -5 "$OUT/$n.log"; }
   done
@@ -67,12 +74,13 @@ fi
 if has sanitize; then
   stage "compute-sanitizer (small cases)"
   for t in "$build"/native/tests/gpu_*; do
-    [ -x "$t" ] || continue
+    [ -x "$t" ] && picked "$t" || continue
     [[ $t == *gpu_leaks ]] && continue  # measures free device memory; meaningless under the sanitizer
-    for tool in memcheck racecheck synccheck; do
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
+      s0=$SECONDS
       if WIXLIB_SMALL=1 WIXLIB_REQUIRE_GPU=1 timeout 600 compute-sanitizer --tool $tool --error-exitcode 99 "$t" \
-          >"$OUT/sanitize-$(basename "$t")-$tool.log" 2>&1; then result "$(basename "$t") $tool" ok
-      else result "$(basename "$t") $tool" FAILED; tail -15 "$OUT/sanitize-$(basename "$t")-$tool.log"; fi
+          >"$OUT/sanitize-$(basename "$t")-$tool.log" 2>&1; then result "$(basename "$t") $tool ($((SECONDS - s0)) s)" ok
+      else result "$(basename "$t") $tool ($((SECONDS - s0)) s)" FAILED; tail -15 "$OUT/sanitize-$(basename "$t")-$tool.log"; fi
     done
   done
 fi
