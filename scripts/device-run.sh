@@ -130,6 +130,9 @@ if has bench; then
     tail -30 "$OUT/bench-suite.txt"
     cp "$OUT"/bench-suite/*.svg "$FINAL"/ 2>/dev/null  # the charts come back outside the tarball too
   fi
+  if [ -x "$build/native/bench/atomic_probe" ]; then  # the card's load/CAS rates: what bounds the write kernels
+    "$build/native/bench/atomic_probe" 2>&1 | tee "$OUT/atomic_probe.txt" | tee -a "$FINAL/summary.txt"
+  fi
   if [ -x "$build/native/bench/wixbench" ]; then
     for k in ${WIXBENCH_KINDS:-glht hive}; do
       "$build/native/bench/wixbench" --kind "$k" ${WIXBENCH_ARGS:-} 2>"$OUT/wixbench-$k.err" | tee "$OUT/wixbench-$k.txt" |

@@ -1,6 +1,8 @@
 // GLHT table: host-side driver of the kernels (passes, re-runs, growth, stats).
 #include "glht/glht_table.cuh"
 
+#include "common/combine.hpp"
+
 #include <cmath>
 #include <cstddef>
 #include <string>
@@ -158,6 +160,17 @@ BatchResult GlhtTable::run(Mode mode, const Batch& b) {
     fail(WX_ERR_INTERNAL, "GLHT: kernels detected " + std::to_string(c.errors - errors_before) +
                               " broken invariants (leaked lock or misplaced key)");
   return r;
+}
+
+BatchResult GlhtTable::batch(const Batch& b) {
+  DeviceScope scope(device_);
+  // only very hot batches: GLHT copes down to ~10^4 keys
+  const Combined c = combine_hot_batch(b, 0.05, [this](Call call, const Batch& x) {
+    return call == Call::batch ? run(Mode::mixed, x) : call == Call::find ? run(Mode::find, x) : run(Mode::contains, x);
+  });
+  if (!c.done) return run(Mode::mixed, b);
+  last_ms_ = c.kernel_ms;
+  return c.result;
 }
 
 void GlhtTable::rehash(uint64_t new_nb, cudaStream_t st) {

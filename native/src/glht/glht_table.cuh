@@ -25,7 +25,7 @@ class GlhtTable final : public Table {
   BatchResult find(const Batch& b) override { return run(Mode::find, b); }
   BatchResult contains(const Batch& b) override { return run(Mode::contains, b); }
   BatchResult erase(const Batch& b) override { return run(Mode::erase, b); }
-  BatchResult batch(const Batch& b) override { return run(Mode::mixed, b); }
+  BatchResult batch(const Batch& b) override;  // hot batches combined first (common/combine.hpp)
 
   uint64_t size() override;
   uint64_t capacity() override { return nb_; }

@@ -9,6 +9,8 @@
 
 #include "hive/hive_table.cuh"
 
+#include "common/combine.hpp"
+
 namespace wx::hive {
 namespace {
 
@@ -17,6 +19,7 @@ constexpr uint64_t kChunk = 1ull << 28;       // elements per internal launch se
 constexpr int kParallelRounds = 2048;         // phase-2 rounds before the serial straggler pass
 constexpr int kMaxRounds = 2304;              // hard bound of phase-2 rounds per chunk
 constexpr int kMaxGrowSteps = 64;             // growth steps per chunk before giving up (FULL)
+constexpr uint32_t kDedupeMin = 4096;         // pending jobs from which same-key jobs are merged
 
 uint64_t pow2_at_least(uint64_t x) {
   uint64_t p = 1;
@@ -197,6 +200,17 @@ BatchResult HiveTable::run(const Batch& b, Mode mode) {
   return res;
 }
 
+BatchResult HiveTable::batch(const Batch& b) {
+  DeviceScope scope(device_);
+  // Hive pays for contention early (phase 2)
+  const Combined c = combine_hot_batch(b, 0.9, [this](Call call, const Batch& x) {
+    return run(x, call == Call::batch ? Mode::Mixed : call == Call::find ? Mode::Find : Mode::Contains);
+  });
+  if (!c.done) return run(b, Mode::Mixed);
+  last_ms_ = c.kernel_ms;
+  return c.result;
+}
+
 void HiveTable::run_chunk(const ElemArgs& a, Mode mode) {
   if (mode == Mode::Find || mode == Mode::Contains) {
     launch_p1(mode, view(), a, nullptr, stash_now() > 0, false, counters_.get(), s_);
@@ -228,10 +242,50 @@ void HiveTable::run_chunk(const ElemArgs& a, Mode mode) {
     ensure_workspace(a.n, pending);
     WX_CUDA(cudaMemsetAsync(lens_.get(), 0, sizeof(unsigned) * 4, s_));
     launch_compact(bits_.get(), a.n, lists_.get(), static_cast<uint32_t>(list_cap_), lens_.get(), s_);
-    resolve_pending(a, mode, static_cast<uint32_t>(pending));
+    uint32_t* followers = nullptr;
+    uint32_t nfollow = 0;
+    const uint32_t jobs = dedupe_pending(a, mode, static_cast<uint32_t>(pending), followers, nfollow);
+    try {
+      resolve_pending(a, mode, jobs);
+    } catch (const Error&) {
+      launch_follow(view(), a, followers, nfollow, counters_.get(), s_);  // their outcomes too
+      throw;
+    }
+    launch_follow(view(), a, followers, nfollow, counters_.get(), s_);
   }
   if (auto_drain_ && stash_now() > 0) drain_now();
   if (grow_auto_ && size_now() > max_lf_ * capacity()) grow_to(buckets_for(size_now()));
+}
+
+// Many pending jobs (hot keys): only the first job of each key (and every insert_or_assign) goes to
+// phase 2; the other plain inserts of that key follow its result (hive_dedupe.cu). Returns the jobs
+// left in list 0.
+uint32_t HiveTable::dedupe_pending(const ElemArgs& a, Mode mode, uint32_t count, uint32_t*& followers,
+                                   uint32_t& nfollow) {
+  if (count < kDedupeMin || mode == Mode::Assign) return count;
+  const size_t bytes = dedupe_temp_bytes(count);
+  try {
+    if (dedupe_.size() < 4ull * count) {
+      dedupe_.reset();
+      dedupe_ = DeviceArray<uint32_t>(4ull * count);
+    }
+    if (dedupe_temp_.size() < bytes) {
+      dedupe_temp_.reset();
+      dedupe_temp_ = DeviceArray<unsigned char>(bytes);
+    }
+    if (dedupe_lens_.size() < 2) dedupe_lens_ = DeviceArray<unsigned>(2);
+  } catch (const Error& e) {
+    if (e.status() != WX_ERR_OUT_OF_MEMORY) throw;
+    return count;  // no scratch: phase 2 runs every job (slower, same results)
+  }
+  followers = dedupe_.get() + 3ull * count;
+  launch_dedupe(a, mode, lists_.get(), count, dedupe_.get(), dedupe_temp_.get(), bytes, followers,
+                dedupe_lens_.get(), s_);
+  unsigned h[2];
+  WX_CUDA(cudaMemcpyAsync(h, dedupe_lens_.get(), sizeof(h), cudaMemcpyDeviceToHost, s_));
+  WX_CUDA(cudaStreamSynchronize(s_));
+  nfollow = h[1];
+  return h[0];
 }
 
 // Phase 2 rounds over the pending elements (list 0). Lock conflicts are retried next round; jobs with
