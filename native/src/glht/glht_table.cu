@@ -30,7 +30,6 @@ GlhtTable::GlhtTable(const wx_config& config) {
   ctr_ = DeviceArray<Counters>(1);
   WX_CUDA(cudaMemset(ctr_.get(), 0, sizeof(Counters)));
   launch_init(view(), nullptr);
-  WX_CUDA(cudaMallocHost(reinterpret_cast<void**>(&host_ctr_), sizeof(Counters)));
   WX_CUDA(cudaEventCreate(&ev0_));
   WX_CUDA(cudaEventCreate(&ev1_));
   WX_CUDA(cudaDeviceSynchronize());
@@ -40,7 +39,6 @@ GlhtTable::~GlhtTable() {
   DeviceScope scope(device_);
   if (ev0_) cudaEventDestroy(ev0_);
   if (ev1_) cudaEventDestroy(ev1_);
-  if (host_ctr_) cudaFreeHost(host_ctr_);
 }
 
 uint64_t GlhtTable::nb_for_capacity(uint64_t keys) const {
@@ -50,9 +48,9 @@ uint64_t GlhtTable::nb_for_capacity(uint64_t keys) const {
 }
 
 Counters GlhtTable::read_counters(cudaStream_t st) {
-  WX_CUDA(cudaMemcpyAsync(host_ctr_, ctr_.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
+  WX_CUDA(cudaMemcpyAsync(&host_ctr_, ctr_.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
   WX_CUDA(cudaStreamSynchronize(st));
-  return *host_ctr_;
+  return host_ctr_;
 }
 
 void GlhtTable::reset_call_counters(cudaStream_t st) {

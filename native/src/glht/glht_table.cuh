@@ -62,7 +62,7 @@ class GlhtTable final : public Table {
   DeviceArray<Slot> slots_;
   DeviceArray<Counters> ctr_;
   DeviceArray<uint8_t> scratch_outcomes_;
-  Counters* host_ctr_ = nullptr;  // pinned
+  Counters host_ctr_{};  // pageable (64 bytes): a pinned one cost a cudaMallocHost per create
   cudaEvent_t ev0_ = nullptr, ev1_ = nullptr;
   uint64_t resizes_ = 0;
   uint64_t failed_inserts_ = 0;
