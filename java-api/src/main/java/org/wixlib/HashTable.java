@@ -11,6 +11,7 @@ import java.lang.ref.Reference;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntSupplier;
+import org.wixlib.internal.HeapCalls;
 import org.wixlib.internal.Native;
 import org.wixlib.internal.Status;
 
@@ -40,6 +41,10 @@ import org.wixlib.internal.Status;
  * {@link InvalidArgumentException}; so does {@code n < 0}. Host {@code MemorySegment}s must be native
  * (off-heap) memory: heap segments are rejected with {@link InvalidArgumentException} (use the array
  * overloads). {@code DeviceBuffer}s must live on the table's device (GPU kinds).
+ *
+ * <p><b>Copies.</b> On GPU tables the array overloads hand the arrays to the library in place (no
+ * off-heap copy; the library copies them to and from the device in chunks). While such a call runs
+ * its thread holds back garbage collection; arrays above 2^24 elements are passed in slices of 2^24.
  *
  * <p><b>Threads.</b> A table is thread-safe: calls from several threads are serialised (here and in
  * the library). {@link #close()} may be called from any thread; it waits for a running call to
@@ -371,6 +376,16 @@ public final class HashTable implements AutoCloseable {
       if (n == 0) {
         return;
       }
+      if (inPlace()) {
+        MemorySegment k = heap(keys);
+        MemorySegment v = values == null ? MemorySegment.NULL : heap(values);
+        MemorySegment o = outcomes == null ? MemorySegment.NULL : MemorySegment.ofArray(outcomes);
+        int w = width();
+        inSlices(n, outcomes != null, (off, m) -> assign
+            ? HeapCalls.insertOrAssign(handle, k.asSlice(off * w, m * w), slice(v, off * w, m * w), m, slice(o, off, m))
+            : HeapCalls.insert(handle, k.asSlice(off * w, m * w), slice(v, off * w, m * w), m, slice(o, off, m)));
+        return;
+      }
       try (Arena a = Arena.ofConfined()) {
         MemorySegment k = offHeap(a, keys);
         MemorySegment v = values == null ? MemorySegment.NULL : offHeap(a, values);
@@ -400,6 +415,14 @@ public final class HashTable implements AutoCloseable {
       if (n == 0) {
         return;
       }
+      if (inPlace()) {
+        MemorySegment k = heap(keys);
+        MemorySegment v = heap(valuesOut);
+        int w = width();
+        inSlices(n, false, (off, m) -> HeapCalls.find(handle, k.asSlice(off * w, m * w), v.asSlice(off * w, m * w),
+            m, notFound));
+        return;
+      }
       try (Arena a = Arena.ofConfined()) {
         MemorySegment k = offHeap(a, keys);
         MemorySegment v = a.allocate((long) width() * n, width());
@@ -420,7 +443,12 @@ public final class HashTable implements AutoCloseable {
     checkKeys(keys);
     acquire();
     try {
-      if (n > 0) {
+      if (n > 0 && inPlace()) {
+        MemorySegment k = heap(keys);
+        MemorySegment f = MemorySegment.ofArray(found);
+        int w = width();
+        inSlices(n, false, (off, m) -> HeapCalls.contains(handle, k.asSlice(off * w, m * w), f.asSlice(off, m), m));
+      } else if (n > 0) {
         try (Arena a = Arena.ofConfined()) {
           MemorySegment k = offHeap(a, keys);
           MemorySegment f = a.allocate(n);
@@ -448,6 +476,14 @@ public final class HashTable implements AutoCloseable {
     acquire();
     try {
       if (n == 0) {
+        return;
+      }
+      if (inPlace()) {
+        MemorySegment k = heap(keys);
+        MemorySegment o = outcomes == null ? MemorySegment.NULL : MemorySegment.ofArray(outcomes);
+        int w = width();
+        inSlices(n, outcomes != null, (off, m) -> HeapCalls.erase(handle, k.asSlice(off * w, m * w), m,
+            slice(o, off, m)));
         return;
       }
       try (Arena a = Arena.ofConfined()) {
@@ -483,6 +519,16 @@ public final class HashTable implements AutoCloseable {
     acquire();
     try {
       if (n == 0) {
+        return;
+      }
+      if (inPlace()) {
+        MemorySegment op = MemorySegment.ofArray(ops);
+        MemorySegment k = heap(keys);
+        MemorySegment v = heap(values);
+        MemorySegment o = outcomes == null ? MemorySegment.NULL : MemorySegment.ofArray(outcomes);
+        int w = width();
+        inSlices(n, outcomes != null, (off, m) -> HeapCalls.batch(handle, op.asSlice(off, m),
+            k.asSlice(off * w, m * w), v.asSlice(off * w, m * w), m, slice(o, off, m)));
         return;
       }
       try (Arena a = Arena.ofConfined()) {
@@ -531,6 +577,76 @@ public final class HashTable implements AutoCloseable {
   /** Bytes per key (and per value): 4 or 8. */
   private int width() {
     return keyBits / 8;
+  }
+
+  // ---- GPU tables: arrays passed in place ------------------------------------------------------
+
+  /** Tests: route CPU tables through the in-place path too, and cut it into slices this small. */
+  static volatile boolean inPlaceOnCpu;
+  static volatile int sliceElements = HeapCalls.MAX_ELEMENTS;
+
+  /** GPU tables take arrays in place; CPU calls can run long, so they keep the off-heap copy. */
+  private boolean inPlace() {
+    return kind.isGpu() || inPlaceOnCpu;
+  }
+
+  /** One in-place native call over elements [off, off + m) of the arrays; returns its status. */
+  private interface SliceCall {
+    int run(long off, long m);
+  }
+
+  /**
+   * Runs {@code call} over slices of at most {@link HeapCalls#MAX_ELEMENTS} elements (one slice for
+   * all but huge arrays). FULL of a slice is collected (its other elements were applied, and so are
+   * the next slices'), like one native call of all n; any other failure throws at once.
+   */
+  private void inSlices(long n, boolean callerHasOutcomes, SliceCall call) {
+    long full = 0;
+    WixlibException fullError = null;
+    int slice = sliceElements;
+    for (long off = 0; off < n; off += slice) {
+      long m = Math.min(slice, n - off);
+      int st = call.run(off, m);
+      if (st == Status.OK) {
+        continue;
+      }
+      String nativeMessage = Native.lastError();
+      WixlibException e = Native.error(st);
+      if (st == Status.FULL) {
+        long c = leadingCount(nativeMessage);
+        full = full < 0 || c < 0 ? -1 : full + c;
+        fullError = e;
+        continue;
+      }
+      finish(e, callerHasOutcomes, null, null, m); // INVALID_KEY with outcomes is a result
+    }
+    if (fullError != null && !callerHasOutcomes) {
+      String message = n <= slice ? fullError.getMessage()
+          : Status.toException(Status.FULL, (full < 0 ? "some" : Long.toString(full)) + " of " + n
+              + " inserts found no room (table full and not allowed to grow, or out of memory)").getMessage();
+      throw new TableFullException(message, full);
+    }
+  }
+
+  /** The element count a native FULL message starts with ("N of M inserts ..."), or -1. */
+  private static long leadingCount(String message) {
+    int i = 0;
+    while (i < message.length() && i < 19 && Character.isDigit(message.charAt(i))) {
+      i++;
+    }
+    return i == 0 ? -1 : Long.parseLong(message.substring(0, i));
+  }
+
+  private static MemorySegment heap(Object array) {
+    return switch (array) {
+      case int[] d -> MemorySegment.ofArray(d);
+      case long[] d -> MemorySegment.ofArray(d);
+      default -> throw new IllegalArgumentException("not an int[] or long[]: " + array.getClass());
+    };
+  }
+
+  private static MemorySegment slice(MemorySegment s, long offset, long bytes) {
+    return s == MemorySegment.NULL ? s : s.asSlice(offset, bytes);
   }
 
   private static MemorySegment offHeap(Arena a, Object array) {
@@ -1018,13 +1134,47 @@ public final class HashTable implements AutoCloseable {
       return;
     }
     int[] narrow = (int[]) keys;
-    for (int i = 0; i < narrow.length; i++) {
+    int from = firstReservedBlock(narrow);
+    for (int i = from; i < narrow.length; i++) {
       int key = narrow[i];
       if (key == EMPTY_KEY || key == TOMBSTONE_KEY) {
         throw new InvalidKeyException("keys[" + i + "] = 0x" + Integer.toHexString(key).toUpperCase()
             + " is a reserved key (0xFFFFFFFF and 0xFFFFFFFE are reserved); nothing was applied", i);
       }
     }
+  }
+
+  private static final int SCAN_BLOCK = 4096;
+
+  /**
+   * Start of the first block of {@link #SCAN_BLOCK} keys holding a reserved key (the array's length
+   * when none does). The loop is branch-free so the JIT vectorises it: a reserved key k (-1 or -2) is
+   * one whose x = ~(k | 1) is 0, and (x - 1) & ~x has its sign bit set exactly when x is 0.
+   */
+  private static int firstReservedBlock(int[] keys) {
+    int blocks = (keys.length + SCAN_BLOCK - 1) / SCAN_BLOCK;
+    if (keys.length >= PARALLEL_SCAN) { // memory-bound: a few cores read it several times faster
+      return java.util.stream.IntStream.range(0, blocks).parallel().filter(b -> hasReserved(keys, b))
+          .findFirst().orElse(blocks) * SCAN_BLOCK;
+    }
+    for (int b = 0; b < blocks; b++) {
+      if (hasReserved(keys, b)) {
+        return b * SCAN_BLOCK;
+      }
+    }
+    return keys.length;
+  }
+
+  private static final int PARALLEL_SCAN = 1 << 20;
+
+  private static boolean hasReserved(int[] keys, int block) {
+    int end = Math.min(keys.length, (block + 1) * SCAN_BLOCK);
+    int acc = 0;
+    for (int i = block * SCAN_BLOCK; i < end; i++) {
+      int x = ~(keys[i] | 1);
+      acc |= (x - 1) & ~x;
+    }
+    return acc < 0;
   }
 
   private static void sameLength(String name, int length, int n) {

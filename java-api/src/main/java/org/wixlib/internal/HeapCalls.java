@@ -1,0 +1,113 @@
+package org.wixlib.internal;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import org.wixlib.internal.ffi.wixlib_h;
+
+/**
+ * The bulk calls with Java arrays passed in place: heap segments ({@link MemorySegment#ofArray})
+ * through downcall handles linked with {@link Linker.Option#critical(boolean) critical(true)}, so the
+ * library reads keys and writes results straight from and into the arrays, with no off-heap copy in
+ * between. The generated bindings' addresses and descriptors are reused; only the linker option
+ * differs.
+ *
+ * <p>A critical call keeps its thread from reaching a safepoint until it returns, so garbage
+ * collection waits for it. The facade therefore uses these only for GPU tables (where a call of
+ * {@link #MAX_ELEMENTS} elements is a few milliseconds of copies and kernels) and splits larger
+ * arrays into calls of at most {@link #MAX_ELEMENTS} elements. The arrays must be host memory
+ * ({@code MEM_HOST}); results are in them when the call returns.
+ */
+public final class HeapCalls {
+  /** Elements per critical call: bounds how long one call holds back safepoints. */
+  public static final int MAX_ELEMENTS = 1 << 24;
+
+  private HeapCalls() {}
+
+  /** Linked on first use, after the library is loaded (a table exists). */
+  private static final class Handles {
+    static final MethodHandle INSERT = link(wixlib_h.wx_insert$address(), wixlib_h.wx_insert$descriptor());
+    static final MethodHandle INSERT_OR_ASSIGN =
+        link(wixlib_h.wx_insert_or_assign$address(), wixlib_h.wx_insert_or_assign$descriptor());
+    static final MethodHandle FIND = link(wixlib_h.wx_find$address(), wixlib_h.wx_find$descriptor());
+    static final MethodHandle CONTAINS = link(wixlib_h.wx_contains$address(), wixlib_h.wx_contains$descriptor());
+    static final MethodHandle ERASE = link(wixlib_h.wx_erase$address(), wixlib_h.wx_erase$descriptor());
+    static final MethodHandle BATCH = link(wixlib_h.wx_batch$address(), wixlib_h.wx_batch$descriptor());
+
+    private static MethodHandle link(MemorySegment address, FunctionDescriptor d) {
+      return Linker.nativeLinker().downcallHandle(address, d, Linker.Option.critical(true));
+    }
+  }
+
+  private static MemorySegment ptr(long address) {
+    return MemorySegment.ofAddress(address);
+  }
+
+  private static RuntimeException unexpected(Throwable t) {
+    if (t instanceof RuntimeException r) {
+      return r;
+    }
+    if (t instanceof Error e) {
+      throw e;
+    }
+    return new IllegalStateException("critical downcall failed", t);
+  }
+
+  public static int insert(long table, MemorySegment keys, MemorySegment values, long n,
+      MemorySegment outcomes) {
+    try {
+      return (int) Handles.INSERT.invokeExact(ptr(table), keys, values, n, outcomes, Native.MEM_HOST,
+          MemorySegment.NULL);
+    } catch (Throwable t) {
+      throw unexpected(t);
+    }
+  }
+
+  public static int insertOrAssign(long table, MemorySegment keys, MemorySegment values, long n,
+      MemorySegment outcomes) {
+    try {
+      return (int) Handles.INSERT_OR_ASSIGN.invokeExact(ptr(table), keys, values, n, outcomes,
+          Native.MEM_HOST, MemorySegment.NULL);
+    } catch (Throwable t) {
+      throw unexpected(t);
+    }
+  }
+
+  public static int find(long table, MemorySegment keys, MemorySegment values, long n, long notFound) {
+    try {
+      return (int) Handles.FIND.invokeExact(ptr(table), keys, values, n, notFound, Native.MEM_HOST,
+          MemorySegment.NULL);
+    } catch (Throwable t) {
+      throw unexpected(t);
+    }
+  }
+
+  public static int contains(long table, MemorySegment keys, MemorySegment found, long n) {
+    try {
+      return (int) Handles.CONTAINS.invokeExact(ptr(table), keys, found, n, Native.MEM_HOST,
+          MemorySegment.NULL);
+    } catch (Throwable t) {
+      throw unexpected(t);
+    }
+  }
+
+  public static int erase(long table, MemorySegment keys, long n, MemorySegment outcomes) {
+    try {
+      return (int) Handles.ERASE.invokeExact(ptr(table), keys, n, outcomes, Native.MEM_HOST,
+          MemorySegment.NULL);
+    } catch (Throwable t) {
+      throw unexpected(t);
+    }
+  }
+
+  public static int batch(long table, MemorySegment ops, MemorySegment keys, MemorySegment values,
+      long n, MemorySegment outcomes) {
+    try {
+      return (int) Handles.BATCH.invokeExact(ptr(table), ops, keys, values, n, outcomes, Native.MEM_HOST,
+          MemorySegment.NULL);
+    } catch (Throwable t) {
+      throw unexpected(t);
+    }
+  }
+}

@@ -1,0 +1,121 @@
+package org.wixlib;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The in-place array path (critical downcalls on heap arrays, cut into slices) that GPU tables take,
+ * routed here through CPU tables so it runs on every machine; slices of 1000 elements so that calls
+ * span many of them. Results against java.util.HashMap (RoundTrip), FULL counted over slices.
+ */
+class InPlaceCallsTest {
+  @BeforeEach
+  void inPlace() {
+    HashTable.inPlaceOnCpu = true;
+    HashTable.sliceElements = 1000;
+  }
+
+  @AfterEach
+  void restore() {
+    HashTable.inPlaceOnCpu = false;
+    HashTable.sliceElements = org.wixlib.internal.HeapCalls.MAX_ELEMENTS;
+  }
+
+  @Test
+  void roundTripOverManySlices() {
+    try (HashTable t = HashTableCpuTest.cpu(64)) {
+      new RoundTrip(t, 5, 30_000).run(4, 4_321);
+    }
+  }
+
+  @Test
+  void oneSliceAndEmptyCalls() {
+    HashTable.sliceElements = org.wixlib.internal.HeapCalls.MAX_ELEMENTS;
+    try (HashTable t = HashTableCpuTest.cpu(64)) {
+      t.insert(new int[0], null);
+      t.insert(new int[] {3, 4}, null);
+      t.insertOrAssign(new int[] {4, 5}, new int[] {40, 50});
+      assertArrayEquals(new int[] {0, 40, 50, -1}, t.find(new int[] {3, 4, 5, 6}, -1));
+      assertArrayEquals(new boolean[] {true, false}, t.contains(new int[] {5, 6}));
+      byte[] out = new byte[2];
+      t.erase(new int[] {5, 6}, out);
+      assertArrayEquals(new byte[] {Outcome.ERASED, Outcome.NOT_FOUND}, out);
+    }
+    try (HashTable t = HashTableCpuTest.cpu(64)) {
+      new RoundTrip(t, 9, 5_000).run(2, 1_500);
+    }
+  }
+
+  @Test
+  void fullOutcomesAndCountOverSlices() {
+    try (HashTable t = HashTable.builder().kind(TableKind.CPU).capacity(1500).maxLoadFactor(1.0)
+        .growPolicy(GrowPolicy.NEVER).build()) {
+      int n = 5_500;
+      int[] keys = new int[n];
+      for (int i = 0; i < n; i++) {
+        keys[i] = i * 7 + 1;
+      }
+      byte[] out = new byte[n];
+      t.insert(keys, keys, out); // FULL is a result with outcomes
+      int inserted = 0;
+      for (byte b : out) {
+        assertTrue(b == Outcome.INSERTED || b == Outcome.FULL, "outcome " + Outcome.name(b));
+        inserted += b == Outcome.INSERTED ? 1 : 0;
+      }
+      assertEquals(inserted, t.size());
+      assertTrue(inserted < n, "a table of " + t.capacity() + " slots took all " + n);
+      int[] found = t.find(keys, -5);
+      for (int i = 0; i < n; i++) {
+        assertEquals(out[i] == Outcome.INSERTED ? keys[i] : -5, found[i], "key " + keys[i]);
+      }
+      // Without outcomes: one exception after every slice ran, counting all of them.
+      int[] more = new int[2_500];
+      for (int i = 0; i < more.length; i++) {
+        more[i] = 1_000_000 + i;
+      }
+      long before = t.size();
+      TableFullException e = assertThrows(TableFullException.class, () -> t.insert(more, more));
+      assertEquals(more.length - (t.size() - before), e.count(), e.getMessage());
+      assertTrue(e.getMessage().contains(e.count() + " of 2500 inserts"), e.getMessage());
+    }
+  }
+
+  @Test
+  void reservedKeysAreRefusedBeforeAnySlice() {
+    try (HashTable t = HashTableCpuTest.cpu(64)) {
+      int[] keys = new int[10_000];
+      for (int i = 0; i < keys.length; i++) {
+        keys[i] = i;
+      }
+      keys[9_000] = HashTable.TOMBSTONE_KEY;
+      InvalidKeyException e = assertThrows(InvalidKeyException.class, () -> t.insert(keys, null));
+      assertEquals(9_000, e.index());
+      assertEquals(0, t.size(), "nothing applied");
+      keys[9_000] = 9_000;
+      keys[4_095] = HashTable.EMPTY_KEY; // last key of a scan block
+      assertEquals(4_095, assertThrows(InvalidKeyException.class, () -> t.find(keys, 0)).index());
+      keys[4_095] = 4_095;
+      keys[4_096] = -2; // first key of the next block
+      assertEquals(4_096, assertThrows(InvalidKeyException.class, () -> t.erase(keys)).index());
+      // Large arrays are scanned in parallel: still the first reserved key is named.
+      int[] big = new int[(1 << 21) + 5];
+      for (int i = 0; i < big.length; i++) {
+        big[i] = i;
+      }
+      big[1_900_001] = -1;
+      big[1_500_000] = -2;
+      big[big.length - 1] = -1;
+      assertEquals(1_500_000, assertThrows(InvalidKeyException.class, () -> t.contains(big)).index());
+      big[1_500_000] = 0;
+      big[1_900_001] = 0;
+      assertEquals(big.length - 1, assertThrows(InvalidKeyException.class, () -> t.find(big, 0)).index());
+      assertEquals(0, t.size(), "nothing applied");
+    }
+  }
+}
