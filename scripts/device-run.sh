@@ -7,7 +7,8 @@
 # sanitize java stress bench" (default all). Exit status: the number of failed stages.
 # Knobs: WIXLIB_SEED (native tests and stress), WIXLIB_BIG=0 drops the 2^28-element batch (default 1),
 # WIXLIB_LEAK_CYCLES (gpu_leaks, default 10^5), WIXLIB_STRESS_OPS (gpu_stress_*, default 10^8),
-# GPU_TEST_TIMEOUT (per GPU test, default 300 s), GPU_TESTS="gpu_a gpu_b" (only these GPU tests, in the
+# GPU_TEST_TIMEOUT (per GPU test, default 300 s), JAVA_CLASSES (only these Java test classes),
+# ATOMIC_PROBE=0 and WIXBENCH_KINDS="" (skip those benchmarks), GPU_TESTS="gpu_a gpu_b" (only these GPU tests, in the
 # native and sanitize stages; host tests then run only with HOST_TESTS=1), SANITIZE_TOOLS (default
 # "memcheck racecheck synccheck"), STRESS_OPS / STRESS_KINDS (`wixlib verify` runs of the
 # stress stage, default 10^8 ops on glht and hive: uniform then Zipf keys, resizes interleaved).
@@ -95,8 +96,15 @@ if has java; then
   stage "Java tests against the CUDA build (WIXLIB_REQUIRE_GPU=1)"
   cp=$(ls .carry/lib/*.jar | grep -v console-standalone | tr '\n' ':')
   for m in java-api cli; do
+    # JAVA_CLASSES="org.wixlib.A org.wixlib.cli.B": only those test classes (of whichever module has them)
+    select="--scan-class-path .carry/test-classes/$m"
+    if [ -n "${JAVA_CLASSES:-}" ]; then
+      select=""
+      for c in $JAVA_CLASSES; do [ -f ".carry/test-classes/$m/${c//.//}.class" ] && select="$select --select-class $c"; done
+      [ -n "$select" ] || continue
+    fi
     if WIXLIB_REQUIRE_GPU=1 "$jre/bin/java" --enable-native-access=ALL-UNNAMED -jar .carry/lib/junit-platform-console-standalone.jar \
-        execute --class-path ".carry/test-classes/$m:$cp" --scan-class-path ".carry/test-classes/$m" \
+        execute --class-path ".carry/test-classes/$m:$cp" $select \
         --reports-dir "$OUT/junit-$m" --details=summary >"$OUT/java-$m.log" 2>&1; then result "java $m" ok
     else result "java $m" FAILED; fi
     grep -E "tests (successful|failed|skipped|aborted)" "$OUT/java-$m.log"
@@ -130,11 +138,11 @@ if has bench; then
     tail -30 "$OUT/bench-suite.txt"
     cp "$OUT"/bench-suite/*.svg "$FINAL"/ 2>/dev/null  # the charts come back outside the tarball too
   fi
-  if [ -x "$build/native/bench/atomic_probe" ]; then  # the card's load/CAS rates: what bounds the write kernels
+  if [ "${ATOMIC_PROBE:-1}" = 1 ] && [ -x "$build/native/bench/atomic_probe" ]; then  # the card's load/CAS rates: what bounds the write kernels
     "$build/native/bench/atomic_probe" 2>&1 | tee "$OUT/atomic_probe.txt" | tee -a "$FINAL/summary.txt"
   fi
   if [ -x "$build/native/bench/wixbench" ]; then
-    for k in ${WIXBENCH_KINDS:-glht hive}; do
+    for k in ${WIXBENCH_KINDS-glht hive}; do  # WIXBENCH_KINDS="" skips wixbench
       "$build/native/bench/wixbench" --kind "$k" ${WIXBENCH_ARGS:-} 2>"$OUT/wixbench-$k.err" | tee "$OUT/wixbench-$k.txt" |
         tee -a "$FINAL/summary.txt" && result "wixbench $k" ok || result "wixbench $k" FAILED
     done
