@@ -246,6 +246,24 @@ public final class Join implements AutoCloseable {
     });
   }
 
+  /** Device columns: hashes (n longs) written on the device. */
+  public void hash(DeviceBuffer keys, long n, DeviceBuffer hashes) {
+    checkCount(n);
+    checkBuffer(keys, "keys", n * 4);
+    checkBuffer(hashes, "hashes", n * 8);
+    onDevice(keys, k -> {
+      MemorySegment h = hashes.acquire();
+      try {
+        if (n > 0) {
+          Native.joinHash(handle, k, h, n, Native.MEM_DEVICE);
+        }
+        return 0;
+      } finally {
+        hashes.release();
+      }
+    });
+  }
+
   private long[] hashArray(Object keys) {
     int n = length(keys);
     return locked(() -> {
@@ -351,22 +369,31 @@ public final class Join implements AutoCloseable {
    * they fit; returns the number of pairs (more than the room: nothing was written).
    */
   public long probe(DeviceBuffer keys, long n, DeviceBuffer probeRows, DeviceBuffer buildRows) {
+    return probe(keys, null, n, probeRows, buildRows);
+  }
+
+  /** As {@link #probe(DeviceBuffer, long, DeviceBuffer, DeviceBuffer)}; hashes: n longs from hash, or null. */
+  public long probe(DeviceBuffer keys, DeviceBuffer hashes, long n, DeviceBuffer probeRows, DeviceBuffer buildRows) {
     checkCount(n);
     checkBuffer(keys, "keys", n * 4);
+    if (hashes != null) {
+      checkBuffer(hashes, "hashes", n * 8);
+    }
     Objects.requireNonNull(probeRows, "probeRows");
     Objects.requireNonNull(buildRows, "buildRows");
     long capacity = Math.min(probeRows.byteSize(), buildRows.byteSize()) / 4;
     return onDevice(keys, k -> {
+      MemorySegment h = hashes == null ? MemorySegment.NULL : hashes.acquire();
       MemorySegment p = probeRows.acquire();
+      MemorySegment b = buildRows.acquire();
       try {
-        MemorySegment b = buildRows.acquire();
-        try {
-          return Native.joinProbe(handle, k, MemorySegment.NULL, n, p, b, capacity, Native.MEM_DEVICE);
-        } finally {
-          buildRows.release();
-        }
+        return Native.joinProbe(handle, k, h, n, p, b, capacity, Native.MEM_DEVICE);
       } finally {
+        buildRows.release();
         probeRows.release();
+        if (hashes != null) {
+          hashes.release();
+        }
       }
     });
   }
