@@ -5,6 +5,7 @@
 // (join_device.cu); the table itself is any kind, driven through the wx::Table interface.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -36,12 +37,15 @@ class Engine {
   virtual void stats(wx_join_stats* s) = 0;
 };
 
-// Builds on a table just created for the join (empty, sized for the keys). The engine owns nothing
-// of the table; the wx_join handle does.
-std::unique_ptr<Engine> make_host_engine(Table& table, int32_t key_bits, int32_t build, const void* keys, uint64_t n);
+// Creates the join's table, sized for `capacity` keys, once the engine knows how many distinct keys
+// the build has (so no kind ever needs to resize). The wx_join handle owns the table.
+using TableMaker = std::function<Table&(uint64_t capacity)>;
+
+std::unique_ptr<Engine> make_host_engine(const TableMaker& make_table, int32_t key_bits, int32_t build,
+                                         const void* keys, uint64_t n);
 // keys in host or device memory (mem); stream: the table's stream. CUDA builds only (else NO_DEVICE).
-std::unique_ptr<Engine> make_device_engine(Table& table, int device, int32_t build, const void* keys, uint64_t n,
-                                           int32_t mem, void* stream);
+std::unique_ptr<Engine> make_device_engine(const TableMaker& make_table, int device, int32_t build, const void* keys,
+                                           uint64_t n, int32_t mem, void* stream);
 
 }  // namespace wx::join
 

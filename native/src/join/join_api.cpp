@@ -1,4 +1,5 @@
 // C API of the joins (wx_join_*): argument checks, the join's table, the engine of its memory space.
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -7,14 +8,16 @@
 #include "join/join.hpp"
 
 struct wx_join {
-  wx_table* table = nullptr;  // created for this join only
+  wx_table* table = nullptr;  // created for this join only, by the engine once it knows the keys
   std::unique_ptr<wx::join::Engine> engine;
   wx_config config{};
+  void* stream = nullptr;  // GPU kinds: the join's own CUDA stream (calls given no stream run on it)
   std::mutex mu;
 
   ~wx_join() {
     engine.reset();
     wx_table_destroy(table);
+    if (stream) wx::dev::stream_destroy(stream);
   }
 };
 
@@ -49,7 +52,7 @@ wx::join::Probe probe_of(wx_join* j, const void* keys, const uint64_t* hashes, u
   p.hashes = hashes;
   p.n = n;
   p.mem = mem;
-  p.stream = stream ? stream : wx::api::stream_of(j->table);
+  p.stream = stream ? stream : j->stream;
   return p;
 }
 
@@ -69,20 +72,34 @@ int32_t wx_join_create(const wx_config* config, int32_t build, const void* build
     require(n == 0 || build_keys != nullptr, "build keys is NULL");
     auto j = std::make_unique<wx_join>();
     j->config = *config;
-    // UNIQUE: n keys; MULTI: sized by the engine once it knows the distinct keys.
-    j->config.capacity = build == WX_JOIN_UNIQUE ? std::max<uint64_t>(n, 1) : 1;
-    const int32_t st = wx_table_create(&j->config, &j->table);
+    // The configuration is checked by creating a table of it now (the same statuses and messages as
+    // wx_table_create, before any work); the join's own table is made by the engine, sized then.
+    j->config.capacity = 1;
+    wx_table* check = nullptr;
+    const int32_t st = wx_table_create(&j->config, &check);
     if (st != WX_OK) return st;  // its message is this thread's already
+    wx_table_destroy(check);
+    const bool gpu = is_gpu_kind(j->config.kind);
     if (mem == WX_MEM_DEVICE) {
-      require(is_gpu_kind(j->config.kind), "WX_MEM_DEVICE build keys given to a CPU join: a CPU join takes host memory");
+      require(gpu, "WX_MEM_DEVICE build keys given to a CPU join: a CPU join takes host memory");
       if (n) wx::dev::check_device_range(build_keys, n * (j->config.key_bits / 8), j->config.device, "build keys");
     }
-    wx::Table& table = wx::api::table_of(j->table);
-    if (is_gpu_kind(j->config.kind))
-      j->engine = wx::join::make_device_engine(table, j->config.device, build, build_keys, n, mem,
-                                               stream ? stream : wx::api::stream_of(j->table));
-    else
-      j->engine = wx::join::make_host_engine(table, j->config.key_bits, build, build_keys, n);
+    wx_join* raw = j.get();
+    const wx::join::TableMaker make_table = [raw](uint64_t capacity) -> wx::Table& {
+      wx_config c = raw->config;
+      c.capacity = std::max<uint64_t>(capacity, 1);
+      if (raw->table) wx::fail(WX_ERR_INTERNAL, "join table made twice");
+      const int32_t made = wx_table_create(&c, &raw->table);
+      if (made != WX_OK) wx::fail(static_cast<wx_status>(made), wx::api::last_error());
+      return wx::api::table_of(raw->table);
+    };
+    if (gpu) {
+      j->stream = wx::dev::stream_create(j->config.device);
+      j->engine = wx::join::make_device_engine(make_table, j->config.device, build, build_keys, n, mem,
+                                               stream ? stream : j->stream);
+    } else {
+      j->engine = wx::join::make_host_engine(make_table, j->config.key_bits, build, build_keys, n);
+    }
     *out = j.release();
     return WX_OK;
   });

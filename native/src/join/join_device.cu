@@ -114,13 +114,17 @@ struct Scratch {
 
 class DeviceEngine final : public Engine {
  public:
-  DeviceEngine(Table& table, int device, int32_t build, const void* keys, uint64_t n, int32_t mem, void* stream)
-      : table_(table), device_(device), multi_(build == WX_JOIN_MULTI), rows_(n) {
+  DeviceEngine(const TableMaker& make_table, int device, int32_t build, const void* keys, uint64_t n, int32_t mem,
+               void* stream)
+      : device_(device), multi_(build == WX_JOIN_MULTI), rows_(n) {
     DeviceScope scope(device_);
     WX_CUDA(cudaEventCreate(&ev0_));
     WX_CUDA(cudaEventCreate(&ev1_));
     cudaStream_t st = static_cast<cudaStream_t>(stream);
-    if (n == 0) return;
+    if (n == 0) {
+      table_ = &make_table(1);
+      return;
+    }
     const uint32_t* dk = static_cast<const uint32_t*>(keys);
     DeviceArray<uint32_t> staged;
     if (mem == WX_MEM_HOST) {
@@ -133,8 +137,8 @@ class DeviceEngine final : public Engine {
     }, st);
     if (bad != kNoIndex)
       fail(WX_ERR_INVALID_KEY, "build key at row " + std::to_string(bad) + " is a reserved value; nothing was built");
-    if (multi_) build_groups(dk, n, st);
-    else build_unique(dk, n, st);
+    if (multi_) build_groups(make_table, dk, n, st);
+    else build_unique(make_table, dk, n, st);
   }
 
   ~DeviceEngine() override {
@@ -201,7 +205,7 @@ class DeviceEngine final : public Engine {
 
   void stats(wx_join_stats* s) override {
     wx_stats ts{};
-    table_.stats(&ts);
+    table_->stats(&ts);
     s->build_rows = rows_;
     s->distinct_keys = distinct_;
     s->bytes = ts.bytes + offsets_.bytes() + rows_arr_.bytes() + keys_.a.bytes() + hashes_.a.bytes() + found_.a.bytes() +
@@ -232,12 +236,13 @@ class DeviceEngine final : public Engine {
     b.outcomes = outcomes;
     b.n = n;
     b.stream = st;
-    const BatchResult r = table_.insert(b);
+    const BatchResult r = table_->insert(b);
     if (r.full > 0)
       fail(WX_ERR_FULL, std::to_string(r.full) + " build keys found no room (table not allowed to grow, or out of memory)");
   }
 
-  void build_unique(const uint32_t* keys, uint64_t n, cudaStream_t st) {
+  void build_unique(const TableMaker& make_table, const uint32_t* keys, uint64_t n, cudaStream_t st) {
+    table_ = &make_table(n);
     DeviceArray<uint32_t> rows(n);
     DeviceArray<uint8_t> out(n);
     k_iota<<<grid_for(n), kBlock, 0, st>>>(rows.get(), n);
@@ -262,7 +267,7 @@ class DeviceEngine final : public Engine {
     distinct_ = n;
   }
 
-  void build_groups(const uint32_t* keys, uint64_t n, cudaStream_t st) {
+  void build_groups(const TableMaker& make_table, const uint32_t* keys, uint64_t n, cudaStream_t st) {
     DeviceArray<uint32_t> iota(n), sorted(n), head(n), gid(n);
     rows_arr_ = DeviceArray<uint32_t>(n);
     k_iota<<<grid_for(n), kBlock, 0, st>>>(iota.get(), n);
@@ -289,7 +294,7 @@ class DeviceEngine final : public Engine {
     WX_CUDA_LAUNCHED("k_set");
     k_iota<<<grid_for(groups), kBlock, 0, st>>>(values.get(), groups);
     WX_CUDA_LAUNCHED("k_iota");
-    table_.resize(groups);
+    table_ = &make_table(groups);
     insert(distinct.get(), values.get(), out.get(), groups, st);
     const uint64_t present = first_index([&](unsigned long long* f) {
       k_first_outcome<<<grid_for(groups), kBlock, 0, st>>>(out.get(), groups, WX_OUT_PRESENT, f);
@@ -317,7 +322,7 @@ class DeviceEngine final : public Engine {
     pos_.get(p.n);
     WX_CUDA(cudaEventRecord(ev0_, st));
     WX_CUDA(cudaEventRecord(ev1_, st));
-    last_table_ms_ = 0.0;
+    looked_up_ = false;
     if (p.n == 0) return keys;
     Batch b;
     b.keys = keys;
@@ -325,11 +330,9 @@ class DeviceEngine final : public Engine {
     b.n = p.n;
     b.not_found = kNone;
     b.stream = st;
-    if (hashes) table_.find_hashed(b, hashes);
-    else table_.find(b);  // reserved keys are counted invalid there; k_count ignores them
-    wx_stats ts{};
-    table_.stats(&ts);
-    last_table_ms_ = ts.last_kernel_ms;
+    if (hashes) table_->find_hashed(b, hashes);
+    else table_->find(b);  // reserved keys are counted invalid there; k_count ignores them
+    looked_up_ = true;
     return keys;
   }
 
@@ -356,18 +359,26 @@ class DeviceEngine final : public Engine {
     return last[0] + last[1];
   }
 
+  // Waits for the call; reads its times (the table's, after the timed span: stats may synchronise).
   void finish(cudaStream_t st) {
     WX_CUDA(cudaStreamSynchronize(st));
     float ms = 0.f;
     WX_CUDA(cudaEventElapsedTime(&ms, ev0_, ev1_));
     last_ms_ = ms;
+    last_table_ms_ = 0.0;
+    if (looked_up_) {
+      wx_stats ts{};
+      table_->stats(&ts);
+      last_table_ms_ = ts.last_kernel_ms;
+    }
   }
 
-  Table& table_;
+  Table* table_ = nullptr;  // the join's table, made once the distinct keys are known
   int device_;
   bool multi_;
   uint64_t rows_, distinct_ = 0, last_matches_ = 0;
   double last_ms_ = 0.0, last_table_ms_ = 0.0;
+  bool looked_up_ = false;  // the last call ran a table find
   cudaEvent_t ev0_ = nullptr, ev1_ = nullptr;
   DeviceArray<uint32_t> offsets_, rows_arr_;  // MULTI: rows of group g = rows_arr_[offsets_[g] .. offsets_[g+1])
   Scratch<uint32_t> keys_, found_, out_a_, out_b_;
@@ -378,9 +389,9 @@ class DeviceEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_device_engine(Table& table, int device, int32_t build, const void* keys, uint64_t n,
-                                           int32_t mem, void* stream) {
-  return std::make_unique<DeviceEngine>(table, device, build, keys, n, mem, stream);
+std::unique_ptr<Engine> make_device_engine(const TableMaker& make_table, int device, int32_t build, const void* keys,
+                                           uint64_t n, int32_t mem, void* stream) {
+  return std::make_unique<DeviceEngine>(make_table, device, build, keys, n, mem, stream);
 }
 
 }  // namespace wx::join

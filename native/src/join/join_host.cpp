@@ -28,14 +28,14 @@ class HostEngine final : public Engine {
   static constexpr K kNone = K(~K(0));  // find's not-found value: no row / no group
 
  public:
-  HostEngine(Table& table, int32_t build, const K* keys, uint64_t n)
-      : table_(table), multi_(build == WX_JOIN_MULTI), rows_(n) {
+  HostEngine(const TableMaker& make_table, int32_t build, const K* keys, uint64_t n)
+      : multi_(build == WX_JOIN_MULTI), rows_(n) {
     for (uint64_t i = 0; i < n; ++i)
       if (reserved(keys[i]))
         fail(WX_ERR_INVALID_KEY, "build key at row " + std::to_string(i) + " is a reserved value (" +
                                      std::to_string(keys[i]) + "); nothing was built");
-    if (multi_) build_groups(keys, n);
-    else build_unique(keys, n);
+    if (multi_) build_groups(make_table, keys, n);
+    else build_unique(make_table, keys, n);
   }
 
   uint64_t count(const Probe& p) override {
@@ -111,7 +111,7 @@ class HostEngine final : public Engine {
 
   void stats(wx_join_stats* s) override {
     wx_stats ts{};
-    table_.stats(&ts);
+    table_->stats(&ts);
     s->build_rows = rows_;
     s->distinct_keys = distinct_;
     s->bytes = ts.bytes + offsets_.capacity() * 4 + group_rows_.capacity() * 4 + found_.capacity() * sizeof(K);
@@ -137,8 +137,8 @@ class HostEngine final : public Engine {
     b.n = p.n;
     b.not_found = uint64_t(kNone);
     // Reserved probe keys are counted as invalid by the table and get kNone: they match nothing.
-    if (p.hashes) table_.find_hashed(b, p.hashes);
-    else table_.find(b);
+    if (p.hashes) table_->find_hashed(b, p.hashes);
+    else table_->find(b);
   }
 
   void insert(const K* keys, const K* values, uint64_t n, std::vector<uint8_t>& outcomes) {
@@ -148,12 +148,13 @@ class HostEngine final : public Engine {
     b.values_in = values;
     b.outcomes = outcomes.data();
     b.n = n;
-    const BatchResult r = table_.insert(b);
+    const BatchResult r = table_->insert(b);
     if (r.full > 0)
       fail(WX_ERR_FULL, std::to_string(r.full) + " build keys found no room (table not allowed to grow, or out of memory)");
   }
 
-  void build_unique(const K* keys, uint64_t n) {
+  void build_unique(const TableMaker& make_table, const K* keys, uint64_t n) {
+    table_ = &make_table(n);
     std::vector<K> rows(n);
     std::iota(rows.begin(), rows.end(), K(0));
     std::vector<uint8_t> out;
@@ -170,7 +171,7 @@ class HostEngine final : public Engine {
     distinct_ = n;
   }
 
-  void build_groups(const K* keys, uint64_t n) {
+  void build_groups(const TableMaker& make_table, const K* keys, uint64_t n) {
     std::vector<std::pair<K, uint32_t>> kr(n);
     for (uint64_t i = 0; i < n; ++i) kr[i] = {keys[i], uint32_t(i)};
     std::sort(kr.begin(), kr.end());
@@ -187,14 +188,14 @@ class HostEngine final : public Engine {
     distinct_ = dkeys.size();
     groups.resize(distinct_);
     std::iota(groups.begin(), groups.end(), K(0));
-    table_.resize(std::max<uint64_t>(distinct_, 1));
+    table_ = &make_table(distinct_);
     std::vector<uint8_t> out;
     insert(dkeys.data(), groups.data(), distinct_, out);
     for (uint64_t g = 0; g < distinct_; ++g)
       if (out[g] != WX_OUT_INSERTED) fail(WX_ERR_INTERNAL, "join build: distinct key " + std::to_string(dkeys[g]) + " was not inserted");
   }
 
-  Table& table_;
+  Table* table_ = nullptr;  // the join's table, made once the distinct keys are known
   bool multi_;
   uint64_t rows_, distinct_ = 0, last_matches_ = 0;
   double last_ms_ = 0.0;
@@ -204,9 +205,11 @@ class HostEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_host_engine(Table& table, int32_t key_bits, int32_t build, const void* keys, uint64_t n) {
-  if (key_bits == 64) return std::make_unique<HostEngine<uint64_t>>(table, build, static_cast<const uint64_t*>(keys), n);
-  return std::make_unique<HostEngine<uint32_t>>(table, build, static_cast<const uint32_t*>(keys), n);
+std::unique_ptr<Engine> make_host_engine(const TableMaker& make_table, int32_t key_bits, int32_t build,
+                                         const void* keys, uint64_t n) {
+  if (key_bits == 64)
+    return std::make_unique<HostEngine<uint64_t>>(make_table, build, static_cast<const uint64_t*>(keys), n);
+  return std::make_unique<HostEngine<uint32_t>>(make_table, build, static_cast<const uint32_t*>(keys), n);
 }
 
 }  // namespace wx::join
