@@ -322,8 +322,9 @@ final class JoinCommand implements Callable<Integer> {
         verdict = String.format("does not pay: pre-hashed probes took %.2f ms against %.2f ms without hashes (sum over"
             + " the inner joins); reading 8-byte hashes costs more than computing them", pre, plain);
       } else {
-        verdict = String.format("pays from %.1f probes per hashed column: pre-hashed probes save %.2f ms of %.2f ms,"
-            + " hashing the columns once costs %.2f ms (sums over the inner joins)", hash / saved, saved, plain, hash);
+        verdict = String.format("pays when one hashed column serves %d or more probes: pre-hashed probes save %.2f ms"
+            + " of %.2f ms, hashing the columns once costs %.2f ms (sums over the inner joins)",
+            (long) Math.max(1, Math.ceil(hash / saved)), saved, plain, hash);
       }
       r.field("prehash_" + k, verdict);
     }
