@@ -59,6 +59,10 @@ public final class Join implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   private final Cleaner.Cleanable cleanable;
   private volatile boolean closed;
+  // Off-heap staging of the array overloads, kept between calls (grown, never shrunk; used under the
+  // lock): a fresh allocation per call would zero and fault in new pages every time.
+  private final MemorySegment[] scratch = new MemorySegment[4];
+  private static final int KEYS = 0, HASHES = 1, OUT_A = 2, OUT_B = 3;
 
   private Join(TableKind kind, int keyBits, Build build, long handle) {
     this.kind = kind;
@@ -202,6 +206,7 @@ public final class Join implements AutoCloseable {
       if (!closed) {
         closed = true;
         cleanable.clean();
+        java.util.Arrays.fill(scratch, null); // the auto arena frees them
       }
     } finally {
       lock.unlock();
@@ -271,11 +276,9 @@ public final class Join implements AutoCloseable {
       if (n == 0) {
         return out;
       }
-      try (Arena a = Arena.ofConfined()) {
-        MemorySegment h = a.allocate(JAVA_LONG, n);
-        Native.joinHash(handle, offHeap(a, keys), h, n, Native.MEM_HOST);
-        MemorySegment.copy(h, JAVA_LONG, 0, out, 0, n);
-      }
+      MemorySegment h = scratch(HASHES, 8L * n);
+      Native.joinHash(handle, staged(KEYS, keys), h, n, Native.MEM_HOST);
+      MemorySegment.copy(h, JAVA_LONG, 0, out, 0, n);
       return out;
     });
   }
@@ -309,10 +312,8 @@ public final class Join implements AutoCloseable {
     int n = length(keys);
     checkHashes(hashes, n);
     return locked(() -> {
-      try (Arena a = Arena.ofConfined()) {
-        return Native.joinCount(handle, offHeap(a, keys), hashes == null ? MemorySegment.NULL : offHeap(a, hashes), n,
-            Native.MEM_HOST);
-      }
+      return Native.joinCount(handle, staged(KEYS, keys), hashes == null ? MemorySegment.NULL : staged(HASHES, hashes),
+          n, Native.MEM_HOST);
     });
   }
 
@@ -402,9 +403,7 @@ public final class Join implements AutoCloseable {
     int n = length(keys);
     checkHashes(hashes, n);
     return locked(() -> {
-      try (Arena a = Arena.ofConfined()) {
-        return probeInto(offHeap(a, keys), hashes == null ? MemorySegment.NULL : offHeap(a, hashes), n);
-      }
+      return probeInto(staged(KEYS, keys), hashes == null ? MemorySegment.NULL : staged(HASHES, hashes), n);
     });
   }
 
@@ -413,24 +412,23 @@ public final class Join implements AutoCloseable {
    * capacity n does in one call; a MULTI build gets the exact count back and runs again with room.
    */
   private JoinPairs probeInto(MemorySegment keys, MemorySegment hashes, long n) {
-    long capacity = n;
+    // The room the scratch already has is used too: a MULTI build's second probe usually fits at once.
+    long capacity = Math.max(n, scratch[OUT_A] == null ? 0 : scratch[OUT_A].byteSize() / 4);
     for (int attempt = 0; ; attempt++) {
-      try (Arena a = Arena.ofConfined()) {
-        MemorySegment p = a.allocate(JAVA_INT, Math.max(capacity, 1));
-        MemorySegment b = a.allocate(JAVA_INT, Math.max(capacity, 1));
-        long count = Native.joinProbe(handle, keys, hashes, n, p, b, capacity, Native.MEM_HOST);
-        if (count <= capacity) {
-          if (count > Integer.MAX_VALUE - 8) {
-            throw new InvalidArgumentException("the join gives " + count
-                + " pairs, more than a Java array holds: use the MemorySegment overload with capacity");
-          }
-          return new JoinPairs(p.asSlice(0, count * 4).toArray(JAVA_INT), b.asSlice(0, count * 4).toArray(JAVA_INT));
+      MemorySegment p = scratch(OUT_A, 4 * capacity);
+      MemorySegment b = scratch(OUT_B, 4 * capacity);
+      long count = Native.joinProbe(handle, keys, hashes, n, p, b, capacity, Native.MEM_HOST);
+      if (count <= capacity) {
+        if (count > Integer.MAX_VALUE - 8) {
+          throw new InvalidArgumentException("the join gives " + count
+              + " pairs, more than a Java array holds: use the MemorySegment overload with capacity");
         }
-        if (attempt > 0) {
-          throw new IllegalStateException("join probe needed " + count + " pairs after sizing for " + capacity);
-        }
-        capacity = count;
+        return new JoinPairs(p.asSlice(0, count * 4).toArray(JAVA_INT), b.asSlice(0, count * 4).toArray(JAVA_INT));
       }
+      if (attempt > 0) {
+        throw new IllegalStateException("join probe needed " + count + " pairs after sizing for " + capacity);
+      }
+      capacity = count;
     }
   }
 
@@ -480,11 +478,9 @@ public final class Join implements AutoCloseable {
   private int[] semiArray(Object keys, boolean anti) {
     int n = length(keys);
     return locked(() -> {
-      try (Arena a = Arena.ofConfined()) {
-        MemorySegment r = a.allocate(JAVA_INT, Math.max(n, 1));
-        long count = Native.joinSemi(handle, offHeap(a, keys), MemorySegment.NULL, n, anti, r, Native.MEM_HOST);
-        return r.asSlice(0, count * 4).toArray(JAVA_INT);
-      }
+      MemorySegment r = scratch(OUT_A, 4L * n);
+      long count = Native.joinSemi(handle, staged(KEYS, keys), MemorySegment.NULL, n, anti, r, Native.MEM_HOST);
+      return r.asSlice(0, count * 4).toArray(JAVA_INT);
     });
   }
 
@@ -522,6 +518,33 @@ public final class Join implements AutoCloseable {
     });
   }
 
+  /** Scratch segment `slot` of at least `bytes` bytes (called under the lock). */
+  private MemorySegment scratch(int slot, long bytes) {
+    MemorySegment s = scratch[slot];
+    if (s == null || s.byteSize() < bytes) {
+      s = Arena.ofAuto().allocate(Math.max(bytes, 64), 8);
+      scratch[slot] = s;
+    }
+    return s;
+  }
+
+  /** Copies an int[] or long[] into scratch slot `slot`. */
+  private MemorySegment staged(int slot, Object array) {
+    return switch (array) {
+      case int[] d -> {
+        MemorySegment s = scratch(slot, 4L * d.length);
+        MemorySegment.copy(d, 0, s, JAVA_INT, 0, d.length);
+        yield s;
+      }
+      case long[] d -> {
+        MemorySegment s = scratch(slot, 8L * d.length);
+        MemorySegment.copy(d, 0, s, JAVA_LONG, 0, d.length);
+        yield s;
+      }
+      default -> throw new IllegalArgumentException("not an int[] or long[]: " + array.getClass());
+    };
+  }
+
   private int width() {
     return keyBits / 8;
   }
@@ -549,14 +572,6 @@ public final class Join implements AutoCloseable {
     if (hashes != null && hashes.length != n) {
       throw new InvalidArgumentException("hashes.length = " + hashes.length + " but keys.length = " + n);
     }
-  }
-
-  private static MemorySegment offHeap(Arena a, Object array) {
-    return switch (array) {
-      case int[] d -> ints(a, d);
-      case long[] d -> longs(a, d);
-      default -> throw new IllegalArgumentException("not an int[] or long[]: " + array.getClass());
-    };
   }
 
   private static MemorySegment ints(Arena a, int[] d) {
