@@ -62,6 +62,7 @@ Pairs probe(wx_join* j, const std::vector<K>& keys, const uint64_t* hashes = nul
   Pairs out;
   for (uint64_t i = 0; i < count; ++i) {
     CHECK_MSG(i == 0 || pr[i] >= pr[i - 1], "pairs not grouped by probe row at %llu", (unsigned long long)i);
+    CHECK_MSG(i == 0 || pr[i] != pr[i - 1] || br[i] > br[i - 1], "build rows of probe row %u not ascending", pr[i]);
     out.push_back({pr[i], br[i]});
   }
   std::sort(out.begin(), out.end());

@@ -8,6 +8,7 @@
 
 #include "common/error.hpp"
 #include "join/host_parallel.hpp"
+#include "join/host_radix_sort.hpp"
 #include "join/join.hpp"
 
 namespace wx::join {
@@ -172,17 +173,16 @@ class HostEngine final : public Engine {
   }
 
   void build_groups(const TableMaker& make_table, const K* keys, uint64_t n) {
-    std::vector<std::pair<K, uint32_t>> kr(n);
-    for (uint64_t i = 0; i < n; ++i) kr[i] = {keys[i], uint32_t(i)};
-    std::sort(kr.begin(), kr.end());
-    std::vector<K> dkeys, groups;
+    std::vector<K> sorted(keys, keys + n);
     group_rows_.resize(n);
+    std::iota(group_rows_.begin(), group_rows_.end(), uint32_t(0));
+    radix_sort_pairs(sorted, group_rows_);  // stable: the rows of one key stay ascending
+    std::vector<K> dkeys, groups;
     for (uint64_t i = 0; i < n; ++i) {
-      if (i == 0 || kr[i].first != kr[i - 1].first) {
+      if (i == 0 || sorted[i] != sorted[i - 1]) {
         offsets_.push_back(uint32_t(i));
-        dkeys.push_back(kr[i].first);
+        dkeys.push_back(sorted[i]);
       }
-      group_rows_[i] = kr[i].second;
     }
     offsets_.push_back(uint32_t(n));
     distinct_ = dkeys.size();
