@@ -61,15 +61,20 @@ __global__ void k_groups(const uint32_t* sorted, const uint32_t* head, const uin
 
 __global__ void k_set(uint32_t* p, uint32_t v) { *p = v; }
 
-// Matches of each probe row; mode 0: pairs, 1: has a match (semi), 2: has none (anti).
-__global__ void k_count(const uint32_t* keys, const uint32_t* found, const uint32_t* offsets, uint64_t n, int mode,
-                        unsigned long long* cnt) {
+// Matches of each probe row; mode 0: pairs, 1: has a match (semi), 2: has none (anti). found[i] is a
+// build row (UNIQUE) or group (MULTI) below `limit`, or kNone; anything else is a table fault: counted
+// in *faults (the host then fails the call) and never used as an index.
+__global__ void k_count(const uint32_t* keys, const uint32_t* found, const uint32_t* offsets, uint64_t limit,
+                        uint64_t n, int mode, unsigned long long* cnt, unsigned long long* faults) {
   const uint64_t i = index();
   if (i >= n) return;
   const uint32_t g = found[i];
   // A reserved probe key matches nothing, whatever the table wrote for it.
   uint64_t m = 0;
-  if (g != kNone && keys[i] < WX_KEY32_TOMBSTONE) m = offsets ? offsets[g + 1] - offsets[g] : 1;
+  if (g != kNone && keys[i] < WX_KEY32_TOMBSTONE) {
+    if (g < limit) m = offsets ? offsets[g + 1] - offsets[g] : 1;
+    else atomicAdd(faults, 1ull);
+  }
   cnt[i] = mode == 0 ? m : mode == 1 ? (m > 0) : (m == 0);
 }
 
@@ -160,9 +165,11 @@ class DeviceEngine final : public Engine {
     WX_CUDA(cub::DeviceReduce::Sum(nullptr, bytes, cnt, total, p.n, st));
     WX_CUDA(cub::DeviceReduce::Sum(temp_.get(bytes), bytes, cnt, total, p.n, st));
     WX_CUDA(cudaEventRecord(ev1_, st));
-    unsigned long long t = 0;
+    unsigned long long t = 0, faults = 0;
     WX_CUDA(cudaMemcpyAsync(&t, total, 8, cudaMemcpyDeviceToHost, st));
+    WX_CUDA(cudaMemcpyAsync(&faults, faults_.a.get(), 8, cudaMemcpyDeviceToHost, st));
     finish(st);
+    check_faults(faults);
     return last_matches_ = t;
   }
 
@@ -336,12 +343,23 @@ class DeviceEngine final : public Engine {
     return keys;
   }
 
+  // Launches k_count; its fault counter is faults_[0], read back by check_faults().
   unsigned long long* counts(const uint32_t* keys, uint64_t n, int mode, cudaStream_t st) {
     if (n) {
-      k_count<<<grid_for(n), kBlock, 0, st>>>(keys, found_.a.get(), multi_ ? offsets_.get() : nullptr, n, mode, cnt_.a.get());
+      unsigned long long* f = faults_.get(1);
+      WX_CUDA(cudaMemsetAsync(f, 0, sizeof(unsigned long long), st));
+      k_count<<<grid_for(n), kBlock, 0, st>>>(keys, found_.a.get(), multi_ ? offsets_.get() : nullptr,
+                                              multi_ ? distinct_ : rows_, n, mode, cnt_.a.get(), f);
       WX_CUDA_LAUNCHED("k_count");
     }
     return cnt_.a.get();
+  }
+
+  // After a synchronisation: fails the call if k_count saw a value that is no build row or group.
+  void check_faults(uint64_t faults) const {
+    if (faults)
+      fail(WX_ERR_INTERNAL, "join probe: the table returned " + std::to_string(faults) +
+                                " values that are no build row or group (a broken table)");
   }
 
   // Counts (mode as k_count), scans them into pos_, returns the total.
@@ -352,10 +370,12 @@ class DeviceEngine final : public Engine {
     WX_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, cnt, pos_.a.get(), n, st));
     WX_CUDA(cub::DeviceScan::ExclusiveSum(temp_.get(bytes), bytes, cnt, pos_.a.get(), n, st));
     WX_CUDA(cudaEventRecord(ev1_, st));
-    unsigned long long last[2] = {0, 0};
+    unsigned long long last[3] = {0, 0, 0};
     WX_CUDA(cudaMemcpyAsync(&last[0], pos_.a.get() + n - 1, 8, cudaMemcpyDeviceToHost, st));
     WX_CUDA(cudaMemcpyAsync(&last[1], cnt + n - 1, 8, cudaMemcpyDeviceToHost, st));
+    WX_CUDA(cudaMemcpyAsync(&last[2], faults_.a.get(), 8, cudaMemcpyDeviceToHost, st));
     WX_CUDA(cudaStreamSynchronize(st));
+    check_faults(last[2]);
     return last[0] + last[1];
   }
 
@@ -383,7 +403,7 @@ class DeviceEngine final : public Engine {
   DeviceArray<uint32_t> offsets_, rows_arr_;  // MULTI: rows of group g = rows_arr_[offsets_[g] .. offsets_[g+1])
   Scratch<uint32_t> keys_, found_, out_a_, out_b_;
   Scratch<uint64_t> hashes_;
-  Scratch<unsigned long long> cnt_, pos_, total_;
+  Scratch<unsigned long long> cnt_, pos_, total_, faults_;
   Scratch<uint8_t> temp_;
 };
 

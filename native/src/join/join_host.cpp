@@ -127,6 +127,22 @@ class HostEngine final : public Engine {
     return multi_ ? uint64_t(offsets_[g + 1] - offsets_[g]) : 1;
   }
 
+  // A found value must be a build row (UNIQUE) or group (MULTI); anything else is a broken table,
+  // reported before any value is used as an index.
+  void check_found(uint64_t n) const {
+    const uint64_t limit = multi_ ? distinct_ : rows_;
+    const unsigned parts = parts_for(n);
+    std::vector<uint64_t> bad(parts, UINT64_MAX);
+    for_parts(n, parts, [&](unsigned part, uint64_t lo, uint64_t hi) {
+      for (uint64_t i = lo; i < hi && bad[part] == UINT64_MAX; ++i)
+        if (found_[i] != kNone && uint64_t(found_[i]) >= limit) bad[part] = i;
+    });
+    for (uint64_t i : bad)
+      if (i != UINT64_MAX)
+        fail(WX_ERR_INTERNAL, "join probe: the table returned " + std::to_string(found_[i]) + " for probe row " +
+                                  std::to_string(i) + ", which is no build row or group (a broken table)");
+  }
+
   // found_[i] = the row (UNIQUE) or group (MULTI) of probe key i, kNone when absent or reserved.
   void lookup(const Probe& p) {
     if (p.mem != WX_MEM_HOST) fail(WX_ERR_INVALID_ARGUMENT, "a CPU join takes host memory (WX_MEM_HOST)");
@@ -140,6 +156,7 @@ class HostEngine final : public Engine {
     // Reserved probe keys are counted as invalid by the table and get kNone: they match nothing.
     if (p.hashes) table_->find_hashed(b, p.hashes);
     else table_->find(b);
+    check_found(p.n);
   }
 
   void insert(const K* keys, const K* values, uint64_t n, std::vector<uint8_t>& outcomes) {
