@@ -4,9 +4,15 @@
 # required), compute-sanitizer on small cases, the Java tests against the CUDA build, `wixlib info`
 # and the benchmarks. Logs go to a work folder packed at the end into $OUT/results.tgz, with
 # $OUT/summary.txt beside it (the device tool brings back only a few files). Stages: STAGES="native
-# sanitize java bench" (default all), plus "join" on request: `wixlib join` on TPC-H at each scale
-# factor of JOIN_SF (default "1 10") for JOIN_KINDS (default glht,hive,cpu), extra JOIN_ARGS.
+# sanitize java stress bench" (default all), plus "join" on request: `wixlib join` on TPC-H at each
+# scale factor of JOIN_SF (default "1 10") for JOIN_KINDS (default glht,hive,cpu), extra JOIN_ARGS.
 # Exit status: the number of failed stages.
+# Knobs: WIXLIB_SEED (native tests and stress), WIXLIB_BIG=0 drops the 2^28-element batch (default 1),
+# WIXLIB_LEAK_CYCLES (gpu_leaks, default 10^5), WIXLIB_STRESS_OPS (gpu_stress_*, default 10^8),
+# GPU_TEST_TIMEOUT (per GPU test, default 300 s), GPU_TESTS="gpu_a gpu_b" (only these GPU tests, in the
+# native and sanitize stages; host tests then run only with HOST_TESTS=1), SANITIZE_TOOLS (default
+# "memcheck racecheck synccheck"), STRESS_OPS / STRESS_KINDS (`wixlib verify` runs of the
+# stress stage, default 10^8 ops on glht and hive: uniform then Zipf keys, resizes interleaved).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 FINAL=${OUT:-$PWD/device-out}
@@ -14,7 +20,8 @@ OUT=$(mktemp -d /tmp/wixlib-results.XXXX)
 mkdir -p "$FINAL"
 # summary.txt is written straight into $FINAL so a run cut short still brings back what it reached.
 trap 'tar -C "$OUT" -czf "$FINAL/results.tgz" .' EXIT
-STAGES=${STAGES:-native sanitize java bench}
+STAGES=${STAGES:-native sanitize java stress bench}
+export WIXLIB_SEED=${WIXLIB_SEED:-$(date +%s)}
 jobs=$(nproc)
 build=build/native
 lib=$PWD/$build/libwixlib.so
@@ -22,9 +29,12 @@ failed=0
 stage() { echo "== $1 ($(date +%T))" | tee -a "$FINAL/summary.txt"; }
 result() { echo "   $1: $2" | tee -a "$FINAL/summary.txt"; [ "$2" = ok ] || failed=$((failed + 1)); }
 has() { [[ " $STAGES " == *" $1 "* ]]; }
+# GPU tests picked by GPU_TESTS (all when unset).
+picked() { [ -z "${GPU_TESTS:-}" ] || [[ " $GPU_TESTS " == *" $(basename "$1") "* ]]; }
 
 stage "machine"
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvcc --version | tail -2; nproc; } 2>&1 | tee -a "$FINAL/summary.txt"
+echo "seed: WIXLIB_SEED=$WIXLIB_SEED (tests and stress replay with it)" | tee -a "$FINAL/summary.txt"
 
 if [ -f .carry/native-build.tgz ]; then
   stage "native build: prebuilt (scripts/device-prepare.sh with PREBUILD=1)"
@@ -42,16 +52,22 @@ if has native; then
   stage "native tests (WIXLIB_REQUIRE_GPU=1)"
   tests=$build/native/tests
   for t in "$tests"/test_*; do
+    [ -z "${GPU_TESTS:-}" ] || [ "${HOST_TESTS:-0}" = 1 ] || break
     [ -x "$t" ] && (WIXLIB_REQUIRE_GPU=1 "$t" >"$OUT/$(basename "$t").log" 2>&1; echo $? >"$OUT/$(basename "$t").rc") &
   done
   for t in "$tests"/gpu_*; do
-    [ -x "$t" ] || continue
+    [ -x "$t" ] && picked "$t" || continue
     s0=$SECONDS
-    if WIXLIB_REQUIRE_GPU=1 timeout "${GPU_TEST_TIMEOUT:-300}" "$t" >"$OUT/$(basename "$t").log" 2>&1; then result "$(basename "$t") ($((SECONDS - s0)) s)" ok
+    if WIXLIB_BIG=${WIXLIB_BIG:-1} WIXLIB_REQUIRE_GPU=1 timeout "${GPU_TEST_TIMEOUT:-300}" "$t" >"$OUT/$(basename "$t").log" 2>&1; then result "$(basename "$t") ($((SECONDS - s0)) s)" ok
     else result "$(basename "$t") ($((SECONDS - s0)) s)" FAILED; tail -8 "$OUT/$(basename "$t").log"; fi
+    # The figures the closing notes quote: ops checked by the stress tests, leak and OOM figures,
+    # the 2^28 batch and the Hive growth.
+    grep -E "^  ok: [0-9]+ ops in|create/destroy:|grow/shrink:|out-of-memory:|^\[big\]|grow 2\^10|shrunk back|halfway down" \
+      "$OUT/$(basename "$t").log" | sed 's/^/      /' | tee -a "$FINAL/summary.txt"
   done
   wait
   for r in "$OUT"/test_*.rc; do
+    [ -f "$r" ] || continue
     n=$(basename "$r" .rc)
     [ "$(cat "$r")" = 0 ] && result "$n" ok || { result "$n" FAILED; tail -5 "$OUT/$n.log"; }
   done
@@ -60,18 +76,19 @@ fi
 if has sanitize; then
   stage "compute-sanitizer (small cases)"
   for t in "$build"/native/tests/gpu_*; do
-    [ -x "$t" ] || continue
+    [ -x "$t" ] && picked "$t" || continue
     [[ $t == *gpu_leaks ]] && continue  # measures free device memory; meaningless under the sanitizer
-    for tool in memcheck racecheck synccheck; do
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
+      s0=$SECONDS
       if WIXLIB_SMALL=1 WIXLIB_REQUIRE_GPU=1 timeout 600 compute-sanitizer --tool $tool --error-exitcode 99 "$t" \
-          >"$OUT/sanitize-$(basename "$t")-$tool.log" 2>&1; then result "$(basename "$t") $tool" ok
-      else result "$(basename "$t") $tool" FAILED; tail -15 "$OUT/sanitize-$(basename "$t")-$tool.log"; fi
+          >"$OUT/sanitize-$(basename "$t")-$tool.log" 2>&1; then result "$(basename "$t") $tool ($((SECONDS - s0)) s)" ok
+      else result "$(basename "$t") $tool ($((SECONDS - s0)) s)" FAILED; tail -15 "$OUT/sanitize-$(basename "$t")-$tool.log"; fi
     done
   done
 fi
 
 jre=/tmp/wixlib-jre
-if has java || has bench || has join; then
+if has java || has bench || has stress || has join; then
   rm -rf "$jre" && mkdir -p "$jre" && tar -C "$jre" --strip-components=1 -xzf .carry/jre.tgz
   export WIXLIB_JAVA_HOME=$jre JDK_JAVA_OPTIONS="-Dwixlib.library.path=$lib"
 fi
@@ -88,6 +105,22 @@ if has java; then
   done
 fi
 
+if has stress; then
+  # wixlib verify per GPU kind: half the ops with distinct keys per batch (uniform), half with Zipf keys
+  # over the whole range, the table resized up and down every 16 batches, every batch checked.
+  stage "stress: wixlib verify, ${STRESS_OPS:=100000000} ops per kind (seed $WIXLIB_SEED)"
+  export WIXLIB_JAR=$PWD/.carry/lib/wixlib-cli.jar
+  for k in ${STRESS_KINDS:-glht hive}; do
+    s0=$SECONDS
+    if WIXLIB_JAVA_OPTS="${WIXLIB_JAVA_OPTS:-} -Xmx32g" bin/wixlib verify --kind "$k" --ops "$STRESS_OPS" --batch 2^20 \
+        --key-range 2^22 --hot-fraction 0.5 --zipf 0.99 --resize-every 16 --seed "$WIXLIB_SEED" \
+        >"$OUT/verify-$k.txt" 2>"$OUT/verify-$k.err"; then result "verify $k ($((SECONDS - s0)) s)" ok
+    else result "verify $k ($((SECONDS - s0)) s)" FAILED; tail -20 "$OUT/verify-$k.err"; fi
+    grep -E "^(ops checked|zipf batches|hottest key share|explicit resizes|table resizes|mismatches|first mismatch|seconds|result):" \
+      "$OUT/verify-$k.txt" | sed 's/^/      /' | tee -a "$FINAL/summary.txt"
+  done
+fi
+
 if has bench; then
   stage "wixlib info and bench"
   export WIXLIB_JAR=$PWD/.carry/lib/wixlib-cli.jar
@@ -98,6 +131,9 @@ if has bench; then
         >"$OUT/bench-suite.txt" 2>"$OUT/bench-suite.err" && result "bench suites" ok || result "bench suites" FAILED
     tail -30 "$OUT/bench-suite.txt"
     cp "$OUT"/bench-suite/*.svg "$FINAL"/ 2>/dev/null  # the charts come back outside the tarball too
+  fi
+  if [ -x "$build/native/bench/atomic_probe" ]; then  # the card's load/CAS rates: what bounds the write kernels
+    "$build/native/bench/atomic_probe" 2>&1 | tee "$OUT/atomic_probe.txt" | tee -a "$FINAL/summary.txt"
   fi
   if [ -x "$build/native/bench/wixbench" ]; then
     for k in ${WIXBENCH_KINDS:-glht hive}; do

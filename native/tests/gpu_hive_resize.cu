@@ -155,7 +155,45 @@ __global__ void count_wrong(const uint32_t* got, const uint32_t* want, uint64_t 
     if (got[i] != want[i]) atomicAdd(bad, 1ull);
 }
 
-// 2^10 -> 2^log keys by inserts alone (batches of 2^20), then back down by erases.
+// Each dumped pair (k, v) must be a key of the run with its own value: v = i * 2654435761 names
+// index i (the multiplier is odd, so `inv` undoes it); a second pair naming the same i is a duplicate.
+__global__ void check_dump(const uint32_t* dk, const uint32_t* dv, uint64_t count, const uint32_t* keys, uint64_t n,
+                           uint32_t inv, unsigned* seen, unsigned long long* bad) {
+  for (uint64_t j = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; j < count; j += uint64_t(gridDim.x) * blockDim.x) {
+    const uint64_t i = uint32_t(dv[j] * inv);
+    if (i >= n || keys[i] != dk[j]) { atomicAdd(bad, 1ull); continue; }
+    if (atomicOr(&seen[i >> 5], 1u << (i & 31)) & (1u << (i & 31))) atomicAdd(bad, 1ull);
+  }
+}
+__global__ void count_not(const uint8_t* out, uint64_t n, uint8_t want, unsigned long long* bad) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
+    if (out[i] != want) atomicAdd(bad, 1ull);
+}
+
+// retrieve_all holds every key of [0, n) exactly once with its value, and nothing else.
+void check_exact_dump(HiveTable& t, const Dev<uint32_t>& k, uint64_t n, cudaStream_t s, const char* where) {
+  uint32_t inv = 2654435761u;  // Newton: x <- x (2 - a x) doubles the correct low bits each step
+  for (int it = 0; it < 5; ++it) inv *= 2u - 2654435761u * inv;
+  CHECK(inv * 2654435761u == 1u);
+  const uint64_t room = n + n / 8 + 1024;  // a table with duplicates may report more than n
+  Dev<uint32_t> dk(room), dv(room);
+  Dev<unsigned> seen((n + 31) / 32);
+  Dev<unsigned long long> bad(1);
+  CUDA_OK(cudaMemset(seen.p, 0, seen.n * sizeof(unsigned)));
+  CUDA_OK(cudaMemset(bad.p, 0, 8));
+  const uint64_t got = t.retrieve_all(dk.p, dv.p, s);
+  CUDA_OK(cudaStreamSynchronize(s));
+  CHECK_MSG(got == n, "%s: retrieve_all returned %llu pairs for %llu keys", where, (unsigned long long)got,
+            (unsigned long long)n);
+  check_dump<<<1024, 256>>>(dk.p, dv.p, got, k.p, n, inv, seen.p, bad.p);
+  CUDA_OK(cudaDeviceSynchronize());
+  const auto nbad = bad.get()[0];
+  CHECK_MSG(nbad == 0, "%s: %llu dumped pairs are foreign, changed or duplicated", where, nbad);
+}
+
+// 2^10 -> 2^log keys by inserts alone (batches of 2^20), then back down by erases: after growing, the
+// dump holds every key once with its value; every erase reports ERASED; halfway down the remaining
+// half is still found with its values (merges lose nothing).
 void grow_from_small(int log) {
   Stream st;
   HiveTable t(config(1 << 10, 0.9, 0.25));
@@ -197,14 +235,39 @@ void grow_from_small(int log) {
               n / ms / 1e6, (unsigned long long)s.resizes, double(t.size()) / t.capacity(),
               (unsigned long long)(s.bytes >> 20));
   if (log <= 22) VALID(t);
-  // shrink back by erases
-  for (uint64_t off = 0; off < n; off += batch) {
+  check_exact_dump(t, k, n, st.s, "after growth");
+  // shrink back by erases, every outcome ERASED
+  const uint64_t ebatch = std::min<uint64_t>(batch, n / 2);  // n / 2 is a batch boundary
+  Dev<uint8_t> eout(ebatch);
+  CUDA_OK(cudaMemset(bad.p, 0, 8));
+  for (uint64_t off = 0; off < n; off += ebatch) {
     wx::Batch b;
     b.keys = k.p + off;
-    b.n = std::min(batch, n - off);
+    b.outcomes = eout.p;
+    b.n = std::min(ebatch, n - off);
     b.stream = st.s;
     t.erase(b);
+    CUDA_OK(cudaStreamSynchronize(st.s));
+    count_not<<<1024, 256>>>(eout.p, b.n, WX_OUT_ERASED, bad.p);
+    if (off + ebatch == n / 2) {  // halfway: the other half is intact
+      CUDA_OK(cudaDeviceSynchronize());
+      CHECK_MSG(bad.get()[0] == 0, "%llu erases of the first half did not report ERASED", bad.get()[0]);
+      CHECK(t.size() == n - n / 2);
+      wx::Batch hb;
+      hb.keys = k.p + n / 2;
+      hb.values_out = got.p + n / 2;
+      hb.n = n - n / 2;
+      hb.stream = st.s;
+      t.find(hb);
+      CUDA_OK(cudaStreamSynchronize(st.s));
+      count_wrong<<<1024, 256>>>(got.p + n / 2, v.p + n / 2, n - n / 2, bad.p);
+      CUDA_OK(cudaDeviceSynchronize());
+      CHECK_MSG(bad.get()[0] == 0, "%llu keys of the second half lost or changed while shrinking", bad.get()[0]);
+      std::printf("halfway down: %llu keys in %u buckets, all found\n", (unsigned long long)t.size(), t.active_buckets());
+    }
   }
+  CUDA_OK(cudaDeviceSynchronize());
+  CHECK_MSG(bad.get()[0] == 0, "%llu erases did not report ERASED", bad.get()[0]);
   CHECK(t.size() == 0);
   t.stats(&s);
   std::printf("shrunk back: %u buckets (max %llu), %llu MB\n", t.active_buckets(), (unsigned long long)bucket_max,

@@ -1,7 +1,11 @@
 // GLHT table: host-side driver of the kernels (passes, re-runs, growth, stats).
 #include "glht/glht_table.cuh"
 
+#include "common/combine.hpp"
+
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstddef>
 #include <string>
 
@@ -26,7 +30,6 @@ GlhtTable::GlhtTable(const wx_config& config) {
   ctr_ = DeviceArray<Counters>(1);
   WX_CUDA(cudaMemset(ctr_.get(), 0, sizeof(Counters)));
   launch_init(view(), nullptr);
-  WX_CUDA(cudaMallocHost(reinterpret_cast<void**>(&host_ctr_), sizeof(Counters)));
   WX_CUDA(cudaEventCreate(&ev0_));
   WX_CUDA(cudaEventCreate(&ev1_));
   WX_CUDA(cudaDeviceSynchronize());
@@ -36,7 +39,6 @@ GlhtTable::~GlhtTable() {
   DeviceScope scope(device_);
   if (ev0_) cudaEventDestroy(ev0_);
   if (ev1_) cudaEventDestroy(ev1_);
-  if (host_ctr_) cudaFreeHost(host_ctr_);
 }
 
 uint64_t GlhtTable::nb_for_capacity(uint64_t keys) const {
@@ -46,9 +48,9 @@ uint64_t GlhtTable::nb_for_capacity(uint64_t keys) const {
 }
 
 Counters GlhtTable::read_counters(cudaStream_t st) {
-  WX_CUDA(cudaMemcpyAsync(host_ctr_, ctr_.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
+  WX_CUDA(cudaMemcpyAsync(&host_ctr_, ctr_.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
   WX_CUDA(cudaStreamSynchronize(st));
-  return *host_ctr_;
+  return host_ctr_;
 }
 
 void GlhtTable::reset_call_counters(cudaStream_t st) {
@@ -91,6 +93,9 @@ BatchResult GlhtTable::run(Mode mode, const Batch& b) {
   WX_CUDA(cudaEventRecord(ev1_, st));  // re-recorded after every later launch of this call
   Counters c = read_counters(st);
   r.invalid = c.invalid;
+  const uint64_t pending0 = c.pending;
+  float pass0_ms = 0.f;
+  if (trace_) WX_CUDA(cudaEventElapsedTime(&pass0_ms, ev0_, ev1_));
 
   bool some_full = c.full > 0;
   int passes = 0, grows = 0;
@@ -153,11 +158,25 @@ BatchResult GlhtTable::run(Mode mode, const Batch& b) {
   float ms = 0.f;
   WX_CUDA(cudaEventElapsedTime(&ms, ev0_, ev1_));
   last_ms_ = ms;
+  if (trace_)  // WIXLIB_TRACE=1: where a call's time went (diagnosis only)
+    std::fprintf(stderr, "[glht trace] mode %d n %llu: pass 0 %.3f ms (%llu unfinished), %d more passes, %d grows, total %.3f ms\n",
+                 static_cast<int>(mode), (unsigned long long)b.n, pass0_ms, (unsigned long long)pending0, passes, grows, ms);
   c = read_counters(st);
   if (c.errors != errors_before)
     fail(WX_ERR_INTERNAL, "GLHT: kernels detected " + std::to_string(c.errors - errors_before) +
                               " broken invariants (leaked lock or misplaced key)");
   return r;
+}
+
+BatchResult GlhtTable::batch(const Batch& b) {
+  DeviceScope scope(device_);
+  // only very hot batches: GLHT copes down to ~10^4 keys
+  const Combined c = combine_hot_batch(b, 0.05, [this](Call call, const Batch& x) {
+    return call == Call::batch ? run(Mode::mixed, x) : call == Call::find ? run(Mode::find, x) : run(Mode::contains, x);
+  });
+  if (!c.done) return run(Mode::mixed, b);
+  last_ms_ = c.kernel_ms;
+  return c.result;
 }
 
 void GlhtTable::rehash(uint64_t new_nb, cudaStream_t st) {

@@ -1,6 +1,7 @@
 // GLHT table object: owns the device slot array and counters, runs the bulk ops as kernel passes
 // (re-running unfinished elements, growing by rehash when inserts find no room).
 #pragma once
+#include <cstdlib>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -25,7 +26,7 @@ class GlhtTable final : public Table {
   BatchResult find(const Batch& b) override { return run(Mode::find, b); }
   BatchResult contains(const Batch& b) override { return run(Mode::contains, b); }
   BatchResult erase(const Batch& b) override { return run(Mode::erase, b); }
-  BatchResult batch(const Batch& b) override { return run(Mode::mixed, b); }
+  BatchResult batch(const Batch& b) override;  // hot batches combined first (common/combine.hpp)
 
   uint64_t size() override;
   uint64_t capacity() override { return nb_; }
@@ -64,13 +65,14 @@ class GlhtTable final : public Table {
   DeviceArray<Slot> slots_;
   DeviceArray<Counters> ctr_;
   DeviceArray<uint8_t> scratch_outcomes_;
-  Counters* host_ctr_ = nullptr;  // pinned
+  Counters host_ctr_{};  // pageable (64 bytes): a pinned one cost a cudaMallocHost per create
   cudaEvent_t ev0_ = nullptr, ev1_ = nullptr;
   uint64_t resizes_ = 0;
   uint64_t failed_inserts_ = 0;
   uint64_t displacements_base_ = 0;  // moves counted by tables replaced in rehashes
   uint64_t errors_base_ = 0;
   double last_ms_ = 0.0;
+  bool trace_ = std::getenv("WIXLIB_TRACE") != nullptr;
 };
 
 }  // namespace glht

@@ -41,6 +41,21 @@ void launch_evict(const View& v, uint32_t* locks, Mode mode, const ElemArgs& a, 
                   unsigned* full_len, uint32_t seed, bool serial, Counters* c, cudaStream_t s);
 void launch_mark_full(uint8_t* outcomes, const uint32_t* list, uint32_t n, cudaStream_t s);
 
+// Mixed batches (hive_dedupe.cu): index = the elements 0..n-1 ordered by op code (stable), for
+// ElemArgs::index. scratch: n words + n bytes; temp: group_by_op_temp_bytes(n) bytes.
+size_t group_by_op_temp_bytes(uint32_t n);
+void launch_group_by_op(const uint8_t* ops, uint32_t n, uint32_t* index, uint32_t* scratch, void* temp,
+                        size_t temp_bytes, cudaStream_t s);
+// Hot keys (hive_dedupe.cu): sorts the n pending jobs by key and rewrites `jobs` to the first job of
+// each key plus every insert_or_assign (count in lens[0]); the other plain inserts go to `followers`
+// (count in lens[1]). scratch: 3n words; temp: dedupe_temp_bytes(n) bytes.
+size_t dedupe_temp_bytes(uint32_t n);
+void launch_dedupe(const ElemArgs& a, Mode mode, uint32_t* jobs, uint32_t n, uint32_t* scratch, void* temp,
+                   size_t temp_bytes, uint32_t* followers, unsigned* lens, cudaStream_t s);
+// After phase 2: a follower's key present -> PRESENT, absent -> FULL (counted), no writer running.
+void launch_follow(const View& v, const ElemArgs& a, const uint32_t* followers, uint32_t n, Counters* c,
+                   cudaStream_t s);
+
 // Linear hashing. Split buckets p in [p_begin, p_begin+count) into p + half (v = geometry after).
 void launch_split(const View& v_after, uint32_t p_begin, uint32_t count, uint32_t half, Counters* c,
                   cudaStream_t s);

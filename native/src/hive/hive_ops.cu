@@ -300,7 +300,36 @@ __global__ void compact_kernel(const uint32_t* bits, uint64_t nwords, uint64_t n
   }
 }
 
+// Followers of deduplicated pending inserts (hive_dedupe.cu), once phase 2 is over.
+__global__ void __launch_bounds__(kBlock) follow_kernel(View v, ElemArgs a, const uint32_t* followers,
+                                                        uint32_t n, Counters* c) {
+  const Tile t = this_tile();
+  Tally tl;
+  const uint32_t tiles = gridDim.x * (blockDim.x / kSlots);
+  for (uint32_t j = blockIdx.x * (blockDim.x / kSlots) + threadIdx.x / kSlots; j < n; j += tiles) {
+    const uint32_t i = followers[j];
+    const uint32_t k = t.shfl(a.keys[i], 0);
+    const Place p = place_of(k, v.geo, v.stash_mask);
+    uint64_t w[3];
+    bool full, loaded1;
+    const Hit h = search<false>(t, v, p, k, true, w, loaded1, full);
+    if (t.thread_rank() == 0) {
+      if (h.tier < 0) ++tl.full();
+      if (a.outcomes) a.outcomes[i] = h.tier >= 0 ? WX_OUT_PRESENT : WX_OUT_FULL;
+    }
+  }
+  flush_tally(tl, c);
+}
+
 }  // namespace
+
+void launch_follow(const View& v, const ElemArgs& a, const uint32_t* followers, uint32_t n, Counters* c,
+                   cudaStream_t s) {
+  if (n == 0) return;
+  const int grid = grid_for(follow_kernel, n, kTilesPerBlock);
+  follow_kernel<<<grid, kBlock, 0, s>>>(v, a, followers, n, c);
+  WX_CUDA_LAUNCHED("hive follow_kernel");
+}
 
 void launch_p1(Mode mode, const View& v, const ElemArgs& a, uint32_t* pending_bits, bool stash_possible,
                bool erase_to_empty, Counters* c, cudaStream_t s) {

@@ -1,6 +1,9 @@
 // Hive table host logic: the sequence of kernels behind each bulk call, growth and shrink policy,
 // memory management. Kernels: hive_ops.cu (phase 1), hive_evict.cu (phase 2), hive_resize.cu.
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -8,6 +11,8 @@
 #include <vector>
 
 #include "hive/hive_table.cuh"
+
+#include "common/combine.hpp"
 
 namespace wx::hive {
 namespace {
@@ -17,6 +22,23 @@ constexpr uint64_t kChunk = 1ull << 28;       // elements per internal launch se
 constexpr int kParallelRounds = 2048;         // phase-2 rounds before the serial straggler pass
 constexpr int kMaxRounds = 2304;              // hard bound of phase-2 rounds per chunk
 constexpr int kMaxGrowSteps = 64;             // growth steps per chunk before giving up (FULL)
+constexpr uint32_t kDedupeMin = 4096;         // pending jobs from which same-key jobs are merged
+constexpr uint64_t kGroupMin = 1u << 16;      // mixed chunks from which elements run in op order
+
+// WIXLIB_TRACE=1: each insert-type chunk prints where its time went (phase 1, phase 2, stash drain)
+// to stderr. The marks synchronise the stream, so traced runs are slower; for diagnosis only.
+struct Trace {
+  bool on = std::getenv("WIXLIB_TRACE") != nullptr;
+  std::chrono::steady_clock::time_point t = std::chrono::steady_clock::now();
+  double lap(cudaStream_t s) {
+    if (!on) return 0;
+    cudaStreamSynchronize(s);
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - t).count();
+    t = now;
+    return ms;
+  }
+};
 
 uint64_t pow2_at_least(uint64_t x) {
   uint64_t p = 1;
@@ -197,6 +219,17 @@ BatchResult HiveTable::run(const Batch& b, Mode mode) {
   return res;
 }
 
+BatchResult HiveTable::batch(const Batch& b) {
+  DeviceScope scope(device_);
+  // Hive pays for contention early (phase 2)
+  const Combined c = combine_hot_batch(b, 0.9, [this](Call call, const Batch& x) {
+    return run(x, call == Call::batch ? Mode::Mixed : call == Call::find ? Mode::Find : Mode::Contains);
+  });
+  if (!c.done) return run(b, Mode::Mixed);
+  last_ms_ = c.kernel_ms;
+  return c.result;
+}
+
 void HiveTable::run_chunk(const ElemArgs& a, Mode mode) {
   if (mode == Mode::Find || mode == Mode::Contains) {
     launch_p1(mode, view(), a, nullptr, stash_now() > 0, false, counters_.get(), s_);
@@ -218,20 +251,98 @@ void HiveTable::run_chunk(const ElemArgs& a, Mode mode) {
       }
     }
   }
+  Trace tr;
+  tr.lap(s_);
   ensure_workspace(a.n, 0);
   WX_CUDA(cudaMemsetAsync(bits_.get(), 0, (a.n + 31) / 32 * sizeof(uint32_t), s_));
   const unsigned long long pending_before = hc_.pending;
-  launch_p1(mode, view(), a, bits_.get(), true, false, counters_.get(), s_);
+  launch_p1(mode, view(), mode == Mode::Mixed ? grouped_by_op(a) : a, bits_.get(), true, false, counters_.get(), s_);
   read_back();
   const uint64_t pending = hc_.pending - pending_before;
+  const double p1_ms = tr.lap(s_);
+  uint32_t jobs = 0, nfollow = 0;
   if (pending > 0) {
     ensure_workspace(a.n, pending);
     WX_CUDA(cudaMemsetAsync(lens_.get(), 0, sizeof(unsigned) * 4, s_));
     launch_compact(bits_.get(), a.n, lists_.get(), static_cast<uint32_t>(list_cap_), lens_.get(), s_);
-    resolve_pending(a, mode, static_cast<uint32_t>(pending));
+    uint32_t* followers = nullptr;
+    jobs = dedupe_pending(a, mode, static_cast<uint32_t>(pending), followers, nfollow);
+    try {
+      resolve_pending(a, mode, jobs);
+    } catch (const Error&) {
+      launch_follow(view(), a, followers, nfollow, counters_.get(), s_);  // their outcomes too
+      throw;
+    }
+    launch_follow(view(), a, followers, nfollow, counters_.get(), s_);
   }
-  if (auto_drain_ && stash_now() > 0) drain_now();
+  const double p2_ms = tr.lap(s_);
+  const uint64_t stash = stash_now();
+  if (auto_drain_ && stash > 0) drain_now();
+  const double drain_ms = tr.lap(s_);
   if (grow_auto_ && size_now() > max_lf_ * capacity()) grow_to(buckets_for(size_now()));
+  if (tr.on)
+    std::fprintf(stderr,
+                 "[hive trace] mode %d n %llu: phase 1 %.3f ms, pending %llu | phase 2 %.3f ms, jobs %u, "
+                 "followers %u | drain %.3f ms of %llu stash entries | grow %.3f ms\n",
+                 static_cast<int>(mode), (unsigned long long)a.n, p1_ms, (unsigned long long)pending, p2_ms, jobs,
+                 nfollow, drain_ms, (unsigned long long)stash, tr.lap(s_));
+}
+
+// A mixed chunk with its elements visited in op order (hive_dedupe.cu); unchanged when small or
+// when no scratch can be had (same results, more divergence).
+ElemArgs HiveTable::grouped_by_op(const ElemArgs& a) {
+  if (a.n < kGroupMin || a.index) return a;
+  const uint32_t n = static_cast<uint32_t>(a.n);
+  const size_t bytes = group_by_op_temp_bytes(n);
+  const uint64_t words = 2ull * n + (n + 3) / 4;  // index, iota, sorted op bytes
+  try {
+    if (group_.size() < words) {
+      group_.reset();
+      group_ = DeviceArray<uint32_t>(words);
+    }
+    if (group_temp_.size() < bytes) {
+      group_temp_.reset();
+      group_temp_ = DeviceArray<unsigned char>(bytes);
+    }
+  } catch (const Error& e) {
+    if (e.status() != WX_ERR_OUT_OF_MEMORY) throw;
+    return a;
+  }
+  launch_group_by_op(a.ops, n, group_.get(), group_.get() + n, group_temp_.get(), bytes, s_);
+  ElemArgs g = a;
+  g.index = group_.get();
+  return g;
+}
+
+// Many pending jobs (hot keys): only the first job of each key (and every insert_or_assign) goes to
+// phase 2; the other plain inserts of that key follow its result (hive_dedupe.cu). Returns the jobs
+// left in list 0.
+uint32_t HiveTable::dedupe_pending(const ElemArgs& a, Mode mode, uint32_t count, uint32_t*& followers,
+                                   uint32_t& nfollow) {
+  if (count < kDedupeMin || mode == Mode::Assign) return count;
+  const size_t bytes = dedupe_temp_bytes(count);
+  try {
+    if (dedupe_.size() < 4ull * count) {
+      dedupe_.reset();
+      dedupe_ = DeviceArray<uint32_t>(4ull * count);
+    }
+    if (dedupe_temp_.size() < bytes) {
+      dedupe_temp_.reset();
+      dedupe_temp_ = DeviceArray<unsigned char>(bytes);
+    }
+    if (dedupe_lens_.size() < 2) dedupe_lens_ = DeviceArray<unsigned>(2);
+  } catch (const Error& e) {
+    if (e.status() != WX_ERR_OUT_OF_MEMORY) throw;
+    return count;  // no scratch: phase 2 runs every job (slower, same results)
+  }
+  followers = dedupe_.get() + 3ull * count;
+  launch_dedupe(a, mode, lists_.get(), count, dedupe_.get(), dedupe_temp_.get(), bytes, followers,
+                dedupe_lens_.get(), s_);
+  unsigned h[2];
+  WX_CUDA(cudaMemcpyAsync(h, dedupe_lens_.get(), sizeof(h), cudaMemcpyDeviceToHost, s_));
+  WX_CUDA(cudaStreamSynchronize(s_));
+  nfollow = h[1];
+  return h[0];
 }
 
 // Phase 2 rounds over the pending elements (list 0). Lock conflicts are retried next round; jobs with

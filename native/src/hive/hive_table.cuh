@@ -27,7 +27,7 @@ class HiveTable final : public Table {
   BatchResult find(const Batch& b) override { return run(b, Mode::Find); }
   BatchResult contains(const Batch& b) override { return run(b, Mode::Contains); }
   BatchResult erase(const Batch& b) override { return run(b, Mode::Erase); }
-  BatchResult batch(const Batch& b) override { return run(b, Mode::Mixed); }
+  BatchResult batch(const Batch& b) override;  // hot batches combined first (common/combine.hpp)
 
   uint64_t size() override { return size_; }
   uint64_t capacity() override { return uint64_t(n_) * kSlots; }
@@ -48,10 +48,11 @@ class HiveTable final : public Table {
   void drain_stash();
 
  private:
-  struct Call;  // state of one public call (stream, counter snapshot)
   BatchResult run(const Batch& b, Mode mode);
   void run_chunk(const ElemArgs& a, Mode mode);
   void resolve_pending(const ElemArgs& a, Mode mode, uint32_t count);
+  ElemArgs grouped_by_op(const ElemArgs& a);
+  uint32_t dedupe_pending(const ElemArgs& a, Mode mode, uint32_t count, uint32_t*& followers, uint32_t& nfollow);
   void drain_now();
   void grow_to(uint64_t target_buckets);
   void shrink_to(uint64_t target_buckets);
@@ -82,6 +83,11 @@ class HiveTable final : public Table {
   DeviceArray<unsigned long long> count_;
   DeviceArray<uint32_t> bits_, lists_;  // pending bit set; three job lists of list_cap_ each
   DeviceArray<uint32_t> drain_lists_;   // two job lists for stash drains
+  DeviceArray<uint32_t> dedupe_;        // hot-key dedupe: 3n sort scratch + n followers
+  DeviceArray<unsigned char> dedupe_temp_;
+  DeviceArray<unsigned> dedupe_lens_;   // [0] jobs left, [1] followers
+  DeviceArray<uint32_t> group_;         // mixed chunks: elements in op order + sort scratch
+  DeviceArray<unsigned char> group_temp_;
   uint64_t list_cap_ = 0;
 
   cudaStream_t own_stream_ = nullptr, s_ = nullptr;

@@ -1,10 +1,8 @@
 package org.wixlib.cli;
 
+import it.unimi.dsi.fastutil.ints.Int2IntMap;
+import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
 import org.wixlib.HashTable;
 import org.wixlib.Op;
@@ -12,28 +10,38 @@ import org.wixlib.Outcome;
 import org.wixlib.Pairs;
 
 /**
- * Differential test of one table against a {@link HashMap} oracle through {@link HashTable#batch}.
+ * Differential test of one table against a map oracle (fastutil's primitive int map: an oracle of 2^22
+ * boxed entries would cost more than the table under test) through {@link HashTable#batch}.
  *
  * <p>Phase 1 (distinct): every batch has distinct keys, so each element's outcome and found value is
  * determined; all are checked, and the size every few batches. Phase 2 (hot keys): batches hammer a
- * few keys concurrently; per key the outcomes must fit some sequential order of its ops (see
- * {@link #checkHotKey}). At the end the whole table (retrieveAll) must equal the oracle, also after a
- * resize, and clear() must empty it.
+ * few keys concurrently — or, with a Zipf exponent, keys drawn Zipf-distributed over the whole key
+ * range, so a handful of keys get a large share of every batch; per key the outcomes must fit some
+ * sequential order of its ops (see {@link #checkHotKey}). With {@code resizeEvery > 0} the table is
+ * resized up and back down to its size every that many batches, and compared whole after each resize.
+ * At the end the whole table (retrieveAll) must equal the oracle, also after a resize, and clear()
+ * must empty it.
  */
 final class Verifier {
   /** What to run. */
-  record Params(long seed, long ops, int batch, long keyRange, int hotKeys, double hotFraction) {}
+  record Params(long seed, long ops, int batch, long keyRange, int hotKeys, double hotFraction, double zipf,
+      int resizeEvery) {
+    /** Hot keys only, no Zipf, no interleaved resizes. */
+    Params(long seed, long ops, int batch, long keyRange, int hotKeys, double hotFraction) {
+      this(seed, ops, batch, keyRange, hotKeys, hotFraction, 0, 0);
+    }
+  }
 
   /** Totals of a run; mismatch is the first offending key, or null. */
   record Result(long opsChecked, long batches, long sizeChecks, long finalSize, long mismatches,
-      Mismatch mismatch, double seconds) {}
+      Mismatch mismatch, double seconds, long resizes, long zipfBatches, double hottestShare) {}
 
   private static final int SIZE_CHECK_EVERY = 8;
 
   private final Params p;
   private final Progress log;
   private final String name;
-  private final Map<Integer, Integer> oracle = new HashMap<>();
+  private final Int2IntOpenHashMap oracle = new Int2IntOpenHashMap();
   private final SplittableRandom rnd;
   private final KeySpace space;
   private final int[] perm;
@@ -43,6 +51,9 @@ final class Verifier {
   private long mismatches;
   private Mismatch first;
   private int valueCounter;
+  private long resizes;
+  private long zipfBatches;
+  private double hottestShare;
 
   Verifier(Params p, String name, Progress log) {
     this.p = p;
@@ -69,6 +80,7 @@ final class Verifier {
       if (first == null && batches % SIZE_CHECK_EVERY == 0) {
         checkSize(t, "distinct");
       }
+      maybeResize(t);
       if (done >= nextReport) {
         log.progress("verify " + name + ": distinct phase " + done + "/" + distinctOps + " ops, size " + oracle.size());
         nextReport += Math.max(p.ops() / 10, 1);
@@ -77,18 +89,24 @@ final class Verifier {
     if (first == null) {
       checkSize(t, "distinct");
     }
-    int[] hot = hotKeys();
+    int[] hot = p.zipf() > 0 ? null : hotKeys();
     done = 0;
     nextReport = 0;
     while (done < hotOps && first == null) {
       int b = (int) Math.min(p.batch(), hotOps - done);
-      hotBatch(t, hot, b);
+      if (hot != null) {
+        hotBatch(t, hot, b);
+      } else {
+        zipfBatch(t, b);
+      }
       done += b;
       if (first == null && batches % SIZE_CHECK_EVERY == 0) {
         checkSize(t, "hot-key");
       }
+      maybeResize(t);
       if (done >= nextReport) {
-        log.progress("verify " + name + ": hot-key phase " + done + "/" + hotOps + " ops on " + hot.length + " keys");
+        log.progress("verify " + name + ": " + (hot != null ? "hot-key phase " + done + "/" + hotOps + " ops on "
+            + hot.length + " keys" : "zipf phase " + done + "/" + hotOps + " ops (s=" + p.zipf() + ")"));
         nextReport += Math.max(p.ops() / 10, 1);
       }
     }
@@ -109,7 +127,19 @@ final class Verifier {
     }
     long finalSize = t.size();
     return new Result(opsChecked, batches, sizeChecks, finalSize, mismatches, first,
-        (System.nanoTime() - start) / 1e9);
+        (System.nanoTime() - start) / 1e9, resizes, zipfBatches, hottestShare);
+  }
+
+  /** Every resizeEvery batches: resize up (room for twice the keys), next time back down to the size. */
+  private void maybeResize(VerifyTarget t) {
+    if (first != null || p.resizeEvery() <= 0 || batches % p.resizeEvery() != 0) {
+      return;
+    }
+    long cap = resizes % 2 == 0 ? Math.max(4L * oracle.size(), 1024) : Math.max(oracle.size(), 1);
+    t.resize(cap);
+    resizes++;
+    log.detail("verify " + name + ": batch " + batches + ": resize(" + cap + ") with " + oracle.size() + " keys");
+    compareAll(t, "after resize(" + cap + ") at batch " + batches);
   }
 
   // ---- phase 1: distinct keys per batch --------------------------------------------------------
@@ -136,7 +166,7 @@ final class Verifier {
       ops[i] = op;
       values[i] = rnd.nextInt();
       valuesIn[i] = values[i];
-      Integer cur = oracle.get(key);
+      Integer cur = oracleGet(key);
       before[i] = cur;
       switch (op) {
         case Op.INSERT -> {
@@ -195,18 +225,58 @@ final class Verifier {
 
   private void hotBatch(VerifyTarget t, int[] hot, int b) {
     int h = hot.length;
+    int[] slot = new int[b];
+    int skewed = Math.min(4, h);
+    for (int i = 0; i < b; i++) {
+      // Half the ops go to the 4 hottest keys, the rest uniformly to all hot keys.
+      slot[i] = rnd.nextBoolean() ? rnd.nextInt(skewed) : rnd.nextInt(h);
+    }
+    perKeyBatch(t, hot, slot, b);
+  }
+
+  /**
+   * Keys Zipf-distributed over the key range (rank r has weight ~ 1/(r+1)^s; rank 0 hottest), drawn
+   * by inverting the continuous power law (O(1) per key). The batch's distinct keys are then checked
+   * like hot keys.
+   */
+  private void zipfBatch(VerifyTarget t, int b) {
+    double s1 = 1.0 - p.zipf();
+    double span = Math.pow(p.keyRange() + 1.0, s1) - 1.0;
+    Int2IntOpenHashMap slotOf = new Int2IntOpenHashMap();
+    slotOf.defaultReturnValue(-1);
+    int[] slot = new int[b];
+    int[] touched = new int[b];
+    int h = 0;
+    int hottest = 0;
+    for (int i = 0; i < b; i++) {
+      double u = rnd.nextDouble();
+      double x = Math.abs(s1) < 1e-9 ? Math.exp(u * Math.log(p.keyRange() + 1.0)) : Math.pow(span * u + 1.0, 1.0 / s1);
+      long rank = Math.min((long) x - 1, p.keyRange() - 1);
+      hottest += rank == 0 ? 1 : 0;
+      int key = space.key(rank);
+      int s = slotOf.get(key);
+      if (s < 0) {
+        s = h;
+        slotOf.put(key, h);
+        touched[h++] = key;
+      }
+      slot[i] = s;
+    }
+    zipfBatches++;
+    hottestShare = Math.max(hottestShare, (double) hottest / b);
+    perKeyBatch(t, Arrays.copyOf(touched, h), slot, b);
+  }
+
+  /** Runs one batch whose element i hits key hot[slot[i]], then checks each of those keys' ops. */
+  private void perKeyBatch(VerifyTarget t, int[] hot, int[] slot, int b) {
+    int h = hot.length;
     byte[] ops = new byte[b];
     int[] keys = new int[b];
     int[] values = new int[b];
     int[] valuesIn = new int[b];
-    int[] slot = new int[b];
     byte[] outcomes = new byte[b];
-    int skewed = Math.min(4, h);
     for (int i = 0; i < b; i++) {
-      // Half the ops go to the 4 hottest keys, the rest uniformly to all hot keys.
-      int s = rnd.nextBoolean() ? rnd.nextInt(skewed) : rnd.nextInt(h);
-      slot[i] = s;
-      keys[i] = hot[s];
+      keys[i] = hot[slot[i]];
       ops[i] = OpMix.draw(rnd);
       // Unique values (a bijection of a counter) so a found value names the insert that wrote it.
       values[i] = KeySpace.mix(valueCounter++ ^ (int) p.seed());
@@ -232,7 +302,7 @@ final class Verifier {
       order[fill[slot[i]]++] = i;
     }
     for (int s = 0; s < h; s++) {
-      Integer pre = oracle.get(hot[s]);
+      Integer pre = oracleGet(hot[s]);
       boolean nowPresent = present[s] != 0;
       Mismatch m = checkHotKey(batches, hot[s], pre, nowPresent, finalValue[s], order, start[s], start[s + 1], ops,
           valuesIn, values, outcomes);
@@ -261,7 +331,10 @@ final class Verifier {
     int erased = 0;
     int sawPresent = 0;
     int sawAbsent = 0;
-    Set<Integer> written = new HashSet<>();
+    // Values written by INSERTED/ASSIGNED elements, sorted below for binary search (a set per key
+    // would dominate the run time of Zipf batches with ~10^5 distinct keys each).
+    int[] written = new int[to - from];
+    int nw = 0;
     String problem = null;
     for (int k = from; k < to; k++) {
       int i = order[k];
@@ -278,11 +351,11 @@ final class Verifier {
       switch (o) {
         case Outcome.INSERTED -> {
           inserted++;
-          written.add(valuesIn[i]);
+          written[nw++] = valuesIn[i];
         }
         case Outcome.ASSIGNED -> {
           sawPresent++;
-          written.add(valuesIn[i]);
+          written[nw++] = valuesIn[i];
         }
         case Outcome.ERASED -> erased++;
         case Outcome.PRESENT, Outcome.FOUND -> sawPresent++;
@@ -290,6 +363,7 @@ final class Verifier {
         default -> { }
       }
     }
+    Arrays.sort(written, 0, nw);
     boolean wasPresent = pre != null;
     if (problem == null) {
       int lead = wasPresent ? erased - inserted : inserted - erased;
@@ -313,7 +387,7 @@ final class Verifier {
         if (ops[i] != Op.FIND) {
           continue;
         }
-        if (outcomes[i] == Outcome.FOUND && !written.contains(valuesOut[i])
+        if (outcomes[i] == Outcome.FOUND && Arrays.binarySearch(written, 0, nw, valuesOut[i]) < 0
             && !(wasPresent && pre == valuesOut[i])) {
           problem = "find returned value " + valuesOut[i] + ", which no insert of this key wrote (element " + i + ")";
         } else if (outcomes[i] == Outcome.NOT_FOUND && valuesOut[i] != valuesIn[i]) {
@@ -322,9 +396,9 @@ final class Verifier {
       }
     }
     if (problem == null && nowPresent) {
-      if (written.isEmpty() ? !(wasPresent && pre == nowValue) : !written.contains(nowValue)) {
+      if (nw == 0 ? !(wasPresent && pre == nowValue) : Arrays.binarySearch(written, 0, nw, nowValue) < 0) {
         problem = "final value " + nowValue + " was not written by the last insert of this key"
-            + (written.isEmpty() ? " (no write, value before: " + pre + ")" : "");
+            + (nw == 0 ? " (no write, value before: " + pre + ")" : "");
       }
     }
     if (problem == null) {
@@ -338,6 +412,11 @@ final class Verifier {
       m.op(i, ops[i], valuesIn[i], outcomes[i], valuesOut[i]);
     }
     return m;
+  }
+
+  /** The oracle's value of key, or null when absent. */
+  private Integer oracleGet(int key) {
+    return oracle.containsKey(key) ? oracle.get(key) : null;
   }
 
   // ---- whole-table checks ----------------------------------------------------------------------
@@ -377,7 +456,7 @@ final class Verifier {
       }
     }
     for (int i = 0; i < pairs.size(); i++) {
-      Integer v = oracle.get(pairs.keys()[i]);
+      Integer v = oracleGet(pairs.keys()[i]);
       if (v == null) {
         return new Mismatch(phase, batches, pairs.keys()[i], "retrieveAll returns a key the oracle does not hold"
             + " (value " + pairs.values()[i] + ")");
@@ -388,9 +467,9 @@ final class Verifier {
       }
     }
     if (pairs.size() != oracle.size()) {
-      for (Map.Entry<Integer, Integer> e : oracle.entrySet()) {
-        if (Arrays.binarySearch(sorted, e.getKey()) < 0) {
-          return new Mismatch(phase, batches, e.getKey(), "the key (value " + e.getValue()
+      for (Int2IntMap.Entry e : oracle.int2IntEntrySet()) {
+        if (Arrays.binarySearch(sorted, e.getIntKey()) < 0) {
+          return new Mismatch(phase, batches, e.getIntKey(), "the key (value " + e.getIntValue()
               + ") is missing from retrieveAll");
         }
       }

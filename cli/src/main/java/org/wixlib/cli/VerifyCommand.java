@@ -27,6 +27,11 @@ import picocli.CommandLine.Spec;
           + " key the outcomes must fit some sequential order of its ops (INSERTED/ERASED alternate from"
           + " the presence before the batch to the presence after it, found values were written by an"
           + " insert of that key in the batch or are the value from before).",
+      "With --zipf S the second phase draws its keys Zipf-distributed (exponent S) over the whole key range"
+          + " instead of from --hot-keys keys: a few keys get a large share of every batch, and every key a"
+          + " batch touched is checked the same way.",
+      "With --resize-every N the table is resized every N batches, alternately up (room for 4x its keys)"
+          + " and back down to its size, and compared whole with the oracle after each resize.",
       "At the end retrieveAll() must equal the oracle, again after resize(), and clear() must empty it.",
       "The table starts at --capacity keys, so it grows during the run.",
       "",
@@ -37,7 +42,8 @@ import picocli.CommandLine.Spec;
     footer = {
       "  wixlib verify --kind cpu --ops 10M",
       "  wixlib verify --kind glht --ops 2^24 --batch 2^20 --key-range 2^22 --seed 7",
-      "  wixlib verify --kind hive --hot-keys 8 --hot-fraction 0.5 --format json"
+      "  wixlib verify --kind hive --hot-keys 8 --hot-fraction 0.5 --format json",
+      "  wixlib verify --kind glht --ops 10^8 --batch 2^20 --hot-fraction 0.5 --zipf 0.99 --resize-every 16"
     })
 final class VerifyCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -66,6 +72,16 @@ final class VerifyCommand implements Callable<Integer> {
       description = "Share of the ops run in the hot-key phase (default: ${DEFAULT-VALUE}).")
   double hotFraction;
 
+  @Option(names = "--zipf", paramLabel = "S", defaultValue = "0",
+      description = "Zipf exponent of the second phase's keys over the whole key range (0: use --hot-keys instead;"
+          + " default: ${DEFAULT-VALUE}).")
+  double zipf;
+
+  @Option(names = "--resize-every", paramLabel = "N", defaultValue = "0",
+      description = "Resize the table every N batches, up and back down, comparing it whole each time"
+          + " (0: never; default: ${DEFAULT-VALUE}).")
+  int resizeEvery;
+
   @Option(names = "--capacity", paramLabel = "C", defaultValue = "1024", converter = CountConverter.class,
       description = "Initial capacity of the table; small makes it grow during the run (default: ${DEFAULT-VALUE}).")
   long capacity;
@@ -84,7 +100,7 @@ final class VerifyCommand implements Callable<Integer> {
     String name = Texts.kindName(kind);
     output.progress("verify " + name + ": " + ops + " ops in batches of " + b + ", key range " + range + ", seed "
         + table.seed);
-    Verifier.Params params = new Verifier.Params(table.seed, ops, b, range, hotKeys, hotFraction);
+    Verifier.Params params = new Verifier.Params(table.seed, ops, b, range, hotKeys, hotFraction, zipf, resizeEvery);
     Verifier.Result res;
     HashTable.Builder builder = HashTable.builder().kind(kind).capacity(capacity).growPolicy(GrowPolicy.AUTO);
     if (kind.isGpu()) {
@@ -116,6 +132,11 @@ final class VerifyCommand implements Callable<Integer> {
     r.field("key_range", range);
     r.field("hot_keys", hotKeys);
     r.field("hot_fraction", hotFraction);
+    r.field("zipf", zipf);
+    r.field("zipf_batches", res.zipfBatches());
+    r.field("hottest_key_share", res.hottestShare());
+    r.field("resize_every", resizeEvery);
+    r.field("explicit_resizes", res.resizes());
     r.field("size_checks", res.sizeChecks());
     r.field("table_resizes", resizes);
     r.field("mismatches", res.mismatches());
@@ -139,6 +160,12 @@ final class VerifyCommand implements Callable<Integer> {
     }
     if (hotKeys < 1) {
       throw new ParameterException(spec.commandLine(), "--hot-keys must be >= 1, got " + hotKeys);
+    }
+    if (!(zipf >= 0 && zipf <= 4)) {
+      throw new ParameterException(spec.commandLine(), "--zipf must be in [0, 4], got " + zipf);
+    }
+    if (resizeEvery < 0) {
+      throw new ParameterException(spec.commandLine(), "--resize-every must be >= 0, got " + resizeEvery);
     }
     if (!(hotFraction >= 0 && hotFraction <= 1)) {
       throw new ParameterException(spec.commandLine(), "--hot-fraction must be in [0, 1], got " + hotFraction);

@@ -89,6 +89,8 @@ class CliTest {
       {"verify", "--ops", "0"},
       {"verify", "--format", "xml"},
       {"verify", "--kind", "cpu", "--batch", "1000", "--key-range", "10"},
+      {"verify", "--zipf", "-1"},
+      {"verify", "--resize-every", "-2"},
     };
     for (String[] args : cases) {
       Cli r = Cli.run(args);
@@ -188,6 +190,20 @@ class CliTest {
     assertEquals(200000.0, o.get("ops_checked"));
     assertEquals(40.0, o.get("batches"));
     assertTrue((Double) o.get("table_resizes") > 0, "starting at 1024 keys the table must grow");
+  }
+
+  @Test
+  void verifyCpuZipfWithInterleavedResizes() {
+    Cli r = Cli.run("verify", "--kind", "cpu", "--ops", "300000", "--batch", "5000", "--seed", "4",
+        "--hot-fraction", "0.5", "--zipf", "0.99", "--resize-every", "4", "--format", "json");
+    assertEquals(0, r.code, r.toString());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> o = (Map<String, Object>) JsonReader.parse(r.out);
+    assertEquals("PASS", o.get("result"));
+    assertEquals(300000.0, o.get("ops_checked"));
+    assertEquals(30.0, o.get("zipf_batches"), "half the ops in Zipf batches");
+    assertEquals(15.0, o.get("explicit_resizes"), "every 4th of 60 batches");
+    assertTrue((Double) o.get("hottest_key_share") > 0.02, "the hottest key gets a real share: " + o);
   }
 
   @Test

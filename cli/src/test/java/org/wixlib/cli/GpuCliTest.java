@@ -27,6 +27,20 @@ class GpuCliTest {
 
   @ParameterizedTest
   @EnumSource(value = TableKind.class, names = {"GLHT", "HIVE"})
+  void verifyZipfWithInterleavedResizes(TableKind kind) {
+    Cli.assumeKind(kind);
+    Cli r = Cli.run("verify", "--kind", Texts.kindName(kind), "--ops", "2^21", "--batch", "2^16", "--seed", "5",
+        "--hot-fraction", "0.5", "--zipf", "0.99", "--resize-every", "4", "--format", "json");
+    assertEquals(0, r.code, r.toString());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> o = (Map<String, Object>) JsonReader.parse(r.out);
+    assertEquals("PASS", o.get("result"));
+    assertEquals(16.0, o.get("zipf_batches"));
+    assertEquals(8.0, o.get("explicit_resizes"));
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = TableKind.class, names = {"GLHT", "HIVE"})
   void benchHasKernelColumns(TableKind kind) {
     Cli.assumeKind(kind);
     Cli r = Cli.run("bench", "--kind", Texts.kindName(kind), "--keys", "2^18", "--reps", "2", "--warmup", "1",

@@ -191,6 +191,58 @@ class VerifierFaultTest {
     assertTrue(String.join("\n", r.mismatch().describe()).contains("hot-key"), r.mismatch().problem());
   }
 
+  private static Verifier.Result runZipf(VerifyTarget t, int resizeEvery) {
+    Verifier.Params p = new Verifier.Params(6, 40_000, 1000, 8000, 8, 0.5, 0.99, resizeEvery);
+    return new Verifier(p, "cpu", Progress.SILENT).run(t);
+  }
+
+  @Test
+  void zipfAndResizesOnAnHonestTablePass() {
+    Verifier.Result r = runZipf(new Faulty(), 3);
+    assertNull(r.mismatch(), () -> String.join("\n", r.mismatch().describe()));
+    assertEquals(20, r.zipfBatches());
+    assertEquals(13, r.resizes(), "every 3rd of 40 batches");
+    assertTrue(r.hottestShare() > 0.02, "skewed: " + r.hottestShare());
+  }
+
+  @Test
+  void aZipfKeyErasedTwiceIsCaught() {
+    Verifier.Result r = runZipf(new Faulty() {
+      @Override
+      public void batch(byte[] ops, int[] keys, int[] values, byte[] outcomes) {
+        super.batch(ops, keys, values, outcomes);
+        // In the Zipf phase, report a NOT_FOUND erase as ERASED: two erases "won".
+        if (batches > 20) {
+          for (int i = 0; i < ops.length; i++) {
+            if (ops[i] == Op.ERASE && outcomes[i] == Outcome.NOT_FOUND) {
+              outcomes[i] = Outcome.ERASED;
+              return;
+            }
+          }
+        }
+      }
+    }, 0);
+    assertNotNull(r.mismatch());
+    assertTrue(String.join("\n", r.mismatch().describe()).contains("hot-key"), r.mismatch().problem());
+  }
+
+  @Test
+  void aKeyLostByAResizeIsCaught() {
+    Verifier.Result r = runZipf(new Faulty() {
+      @Override
+      public void resize(long capacity) {
+        super.resize(capacity);
+        Pairs p = real.retrieveAll();
+        if (p.size() > 0) {
+          table.erase(new int[] {p.keys()[0]}); // the resize "loses" one key
+        }
+      }
+    }, 5);
+    assertNotNull(r.mismatch());
+    assertTrue(r.mismatch().problem().contains("missing from retrieveAll"), r.mismatch().problem());
+    assertEquals(5, r.batches(), "caught at the first resize");
+  }
+
   @Test
   void aStaleSizeIsCaught() {
     Verifier.Result r = run(new Faulty() {

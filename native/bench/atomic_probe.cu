@@ -1,0 +1,119 @@
+// atomic_probe — the card's rates for the memory operations our tables are built from, on random
+// 16-byte slots of a table much larger than L2: 8- and 16-byte loads, 8-byte CAS, 16-byte CAS, and
+// the read-then-CAS pair of an insert. Tells what bounds an insert or erase kernel (DESIGN.md).
+// Usage: atomic_probe [log2 slots = 27] [log2 ops = 26]
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+struct alignas(16) Slot {
+  unsigned long long a, b;
+};
+
+__device__ __forceinline__ uint64_t slot_of(uint64_t i, uint64_t mask) {
+  uint64_t x = i * 0x9E3779B97F4A7C15ull;
+  x ^= x >> 29;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 32;
+  return x & mask;
+}
+
+// A strong 16-byte load (not cached in L1), as the tables' coherent reads.
+__device__ __forceinline__ void ld16(const Slot* p, unsigned long long& x, unsigned long long& y) {
+  asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(x), "=l"(y) : "l"(p) : "memory");
+}
+
+__device__ __forceinline__ bool cas128(Slot* p, unsigned long long e0, unsigned long long e1,
+                                       unsigned long long n0, unsigned long long n1) {
+  unsigned long long o0, o1;
+  asm volatile(
+      "{\n\t.reg .b128 c, v, o;\n\tmov.b128 c, {%2, %3};\n\tmov.b128 v, {%4, %5};\n\t"
+      "atom.relaxed.gpu.global.cas.b128 o, [%6], c, v;\n\tmov.b128 {%0, %1}, o;\n\t}"
+      : "=l"(o0), "=l"(o1)
+      : "l"(e0), "l"(e1), "l"(n0), "l"(n1), "l"(p)
+      : "memory");
+  return o0 == e0 && o1 == e1;
+}
+
+template <int kOp>
+__global__ void probe(Slot* s, uint64_t mask, uint64_t n, unsigned long long* sink) {
+  unsigned long long acc = 0;
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
+    Slot* p = s + slot_of(i, mask);
+    if (kOp == 0) {  // 8-byte load
+      unsigned long long x;
+      asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(x) : "l"(&p->a) : "memory");
+      acc += x;
+    } else if (kOp == 1) {  // 16-byte load
+      unsigned long long x, y;
+      ld16(p, x, y);
+      acc += x ^ y;
+    } else if (kOp == 2) {  // 8-byte CAS (performed whether or not it matches)
+      acc += atomicCAS(&p->a, i, i + 1);
+    } else if (kOp == 3) {  // 16-byte CAS
+      acc += cas128(p, i, 0, i + 1, 1);
+    } else {  // read 16 bytes, then a 16-byte CAS expecting what was read (an insert's pair)
+      unsigned long long x, y;
+      ld16(p, x, y);
+      acc += cas128(p, x, y, x + 1, y);
+    }
+  }
+  if (acc == 0x123456789ull) *sink = acc;  // keeps the loads alive
+}
+
+template <int kOp>
+double run(Slot* s, uint64_t mask, uint64_t n, unsigned long long* sink) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  const unsigned grid = sms * 16;
+  probe<kOp><<<grid, 256>>>(s, mask, n, sink);  // warm-up
+  float best = 1e30f;
+  for (int r = 0; r < 5; ++r) {
+    cudaEventRecord(a);
+    probe<kOp><<<grid, 256>>>(s, mask, n, sink);
+    cudaEventRecord(b);
+    cudaEventSynchronize(b);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    if (ms < best) best = ms;
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return n / (best * 1e6);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int log2s = argc > 1 ? std::atoi(argv[1]) : 27, log2n = argc > 2 ? std::atoi(argv[2]) : 26;
+  const uint64_t slots = 1ull << log2s, n = 1ull << log2n;
+  Slot* s = nullptr;
+  unsigned long long* sink = nullptr;
+  if (cudaMalloc(&s, slots * sizeof(Slot)) != cudaSuccess || cudaMalloc(&sink, 8) != cudaSuccess) {
+    std::fprintf(stderr, "atomic_probe: no device memory\n");
+    return 1;
+  }
+  cudaMemset(s, 0, slots * sizeof(Slot));
+  cudaDeviceProp p{};
+  cudaGetDeviceProperties(&p, 0);
+  std::printf("atomic_probe  device: %s  slots: 2^%d x 16 B (%.1f GiB)  ops: 2^%d random, best of 5\n", p.name,
+              log2s, slots * 16.0 / (1ull << 30), log2n);
+  std::printf("load 8 B             %6.2f G/s\n", run<0>(s, slots - 1, n, sink));
+  std::printf("load 16 B            %6.2f G/s\n", run<1>(s, slots - 1, n, sink));
+  std::printf("CAS 8 B              %6.2f G/s\n", run<2>(s, slots - 1, n, sink));
+  std::printf("CAS 16 B             %6.2f G/s\n", run<3>(s, slots - 1, n, sink));
+  std::printf("load 16 B + CAS 16 B %6.2f G/s (pairs)\n", run<4>(s, slots - 1, n, sink));
+  const cudaError_t e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "atomic_probe: %s\n", cudaGetErrorString(e));
+    return 1;
+  }
+  return 0;
+}
