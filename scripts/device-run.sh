@@ -4,7 +4,9 @@
 # required), compute-sanitizer on small cases, the Java tests against the CUDA build, `wixlib info`
 # and the benchmarks. Logs go to a work folder packed at the end into $OUT/results.tgz, with
 # $OUT/summary.txt beside it (the device tool brings back only a few files). Stages: STAGES="native
-# sanitize java stress bench" (default all). Exit status: the number of failed stages.
+# sanitize java stress bench" (default all), plus "join" on request: `wixlib join` on TPC-H at each
+# scale factor of JOIN_SF (default "1 10") for JOIN_KINDS (default glht,hive,cpu), extra JOIN_ARGS.
+# Exit status: the number of failed stages.
 # Knobs: WIXLIB_SEED (native tests and stress), WIXLIB_BIG=0 drops the 2^28-element batch (default 1),
 # WIXLIB_LEAK_CYCLES (gpu_leaks, default 10^5), WIXLIB_STRESS_OPS (gpu_stress_*, default 10^8),
 # GPU_TEST_TIMEOUT (per GPU test, default 300 s), JAVA_CLASSES (only these Java test classes),
@@ -87,7 +89,7 @@ if has sanitize; then
 fi
 
 jre=/tmp/wixlib-jre
-if has java || has bench || has stress; then
+if has java || has bench || has stress || has join; then
   rm -rf "$jre" && mkdir -p "$jre" && tar -C "$jre" --strip-components=1 -xzf .carry/jre.tgz
   export WIXLIB_JAVA_HOME=$jre JDK_JAVA_OPTIONS="-Dwixlib.library.path=$lib"
 fi
@@ -147,6 +149,16 @@ if has bench; then
         tee -a "$FINAL/summary.txt" && result "wixbench $k" ok || result "wixbench $k" FAILED
     done
   fi
+fi
+
+if has join; then
+  stage "wixlib join (TPC-H join cores against a Java HashMap join)"
+  export WIXLIB_JAR=$PWD/.carry/lib/wixlib-cli.jar
+  for sf in ${JOIN_SF:-1 10}; do
+    if bin/wixlib join --sf "$sf" --kind "${JOIN_KINDS:-glht,hive,cpu}" ${JOIN_ARGS:-} >"$OUT/join-sf$sf.txt" 2>"$OUT/join-sf$sf.err"
+    then result "wixlib join --sf $sf" ok; else result "wixlib join --sf $sf" FAILED; tail -5 "$OUT/join-sf$sf.err"; fi
+    tee -a "$FINAL/summary.txt" <"$OUT/join-sf$sf.txt"
+  done
 fi
 
 stage "done: $failed failed stage(s)"

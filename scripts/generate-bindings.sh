@@ -46,10 +46,12 @@ FUNCTIONS=(
   wx_config_init wx_table_create wx_table_destroy
   wx_insert wx_insert_or_assign wx_find wx_contains wx_erase wx_batch
   wx_size wx_capacity wx_load_factor wx_stats_get wx_clear wx_resize wx_retrieve_all
+  wx_hash_keys wx_find_hashed wx_insert_hashed
+  wx_join_create wx_join_destroy wx_join_stats_get wx_join_hash wx_join_count wx_join_probe wx_join_semi
 )
-STRUCTS=(wx_config wx_stats)
-# wx_table is opaque (a pointer type only): jextract has nothing to generate for it.
-TYPEDEFS=(wx_config wx_stats)
+STRUCTS=(wx_config wx_stats wx_join_stats)
+# wx_table and wx_join are opaque (a pointer type only): jextract has nothing to generate for it.
+TYPEDEFS=(wx_config wx_stats wx_join_stats)
 CONSTANTS=(
   WX_VERSION_MAJOR WX_VERSION_MINOR WX_VERSION_PATCH
   WX_OK WX_ERR_INVALID_ARGUMENT WX_ERR_INVALID_KEY WX_ERR_OUT_OF_MEMORY WX_ERR_NO_DEVICE
@@ -61,6 +63,7 @@ CONSTANTS=(
   WX_OP_INSERT WX_OP_ERASE WX_OP_FIND WX_OP_INSERT_OR_ASSIGN
   WX_GROW_AUTO WX_GROW_NEVER
   WX_KEY32_EMPTY WX_KEY32_TOMBSTONE WX_KEY64_EMPTY WX_KEY64_TOMBSTONE
+  WX_JOIN_UNIQUE WX_JOIN_MULTI
 )
 
 ARGS=(--target-package "$PACKAGE" --header-class-name wixlib_h)

@@ -188,6 +188,73 @@ WX_API int32_t wx_resize(wx_table* table, uint64_t capacity);
 WX_API int32_t wx_retrieve_all(wx_table* table, void* keys, void* values, uint64_t max_count,
                                uint64_t* count, int32_t mem, void* stream);
 
+/* ---- pre-hashed calls (decoupled hashing) ------------------------------------------------------
+ * hashes[i] = the table's 64-bit hash of keys[i]. It depends only on the key and the table's kind and
+ * width (never on its size), so a key column hashed once serves any number of probes into tables of
+ * that kind, across growth. Passing hashes that did not come from wx_hash_keys for the same kind and
+ * width gives wrong answers (keys reported absent, or placed where lookups do not find them).
+ * Pre-hashed find: every kind but Hive (WX_ERR_UNSUPPORTED). Pre-hashed insert: WX_KIND_CPU only.
+ * Arrays of one call live in `mem`, like the other bulk calls. */
+WX_API int32_t wx_hash_keys(wx_table* table, const void* keys, uint64_t* hashes, uint64_t n, int32_t mem,
+                            void* stream);
+WX_API int32_t wx_find_hashed(wx_table* table, const void* keys, const uint64_t* hashes, void* values,
+                              uint64_t n, uint64_t not_found_value, int32_t mem, void* stream);
+WX_API int32_t wx_insert_hashed(wx_table* table, const void* keys, const uint64_t* hashes, const void* values,
+                                uint64_t n, uint8_t* outcomes, int32_t mem, void* stream);
+
+/* ---- joins --------------------------------------------------------------------------------------
+ * A join table over a build key column, for hash joins: key -> build row ids (row i = keys[i]).
+ * Probing a key column gives the matching (probe row, build row) pairs, grouped by probe row in
+ * probe order (within a probe row, build rows ascending). Row ids are 32-bit: a build or probe
+ * column has fewer than 2^32 - 1 rows (split larger probes and add the offset).
+ *  - WX_JOIN_UNIQUE: each build key at most once (primary keys); a repeated key fails the build with
+ *    WX_ERR_INVALID_ARGUMENT naming it. WX_JOIN_MULTI: any keys; rows of one key are grouped.
+ *  - Keys have the config's key_bits (64 on WX_KIND_CPU only). Reserved keys in the build column fail
+ *    it with WX_ERR_INVALID_KEY (nothing built); in a probe column they match nothing (no error).
+ *  - config->capacity is ignored: the table is sized for the build's distinct keys.
+ *  - Output arrays never truncate silently: a call given `capacity` pairs writes them only when all
+ *    fit; otherwise it writes nothing, sets *count to the number needed and returns
+ *    WX_ERR_INVALID_ARGUMENT. wx_join_count gives that number first (a UNIQUE build never gives more
+ *    pairs than probe rows, so capacity = n always suffices there).
+ *  - hashes: NULL, or the probe keys' hashes from wx_join_hash (not supported on Hive).
+ *  - mem: where every array of the call lives (device memory only with a GPU kind). */
+typedef struct wx_join wx_join;
+
+typedef enum wx_join_build {
+  WX_JOIN_UNIQUE = 0,
+  WX_JOIN_MULTI = 1
+} wx_join_build;
+
+typedef struct wx_join_stats {
+  uint64_t build_rows;     /* rows of the build column */
+  uint64_t distinct_keys;  /* keys in the table */
+  uint64_t bytes;          /* memory held: the table plus the row groups (device memory for GPU kinds) */
+  uint64_t last_matches;   /* pairs (probe) or rows (semi/anti) of the last call */
+  double last_table_ms;    /* GPU kinds: device time of the table lookups of the last call */
+  double last_kernel_ms;   /* device time (CPU: wall time) of the last call's whole computation,
+                              without host<->device copies of the caller's arrays */
+} wx_join_stats;
+
+WX_API int32_t wx_join_create(const wx_config* config, int32_t build, const void* build_keys, uint64_t n,
+                              int32_t mem, void* stream, wx_join** join);
+/* Frees the join; NULL is accepted. */
+WX_API int32_t wx_join_destroy(wx_join* join);
+WX_API int32_t wx_join_stats_get(wx_join* join, wx_join_stats* stats);
+/* The join table's hash of each key (see wx_hash_keys). */
+WX_API int32_t wx_join_hash(wx_join* join, const void* keys, uint64_t* hashes, uint64_t n, int32_t mem,
+                            void* stream);
+/* *matches = number of (probe row, build row) pairs of the probe. */
+WX_API int32_t wx_join_count(wx_join* join, const void* probe_keys, const uint64_t* hashes, uint64_t n,
+                             uint64_t* matches, int32_t mem, void* stream);
+/* Inner join: pair j is (probe_rows[j], build_rows[j]); *count = number of pairs. */
+WX_API int32_t wx_join_probe(wx_join* join, const void* probe_keys, const uint64_t* hashes, uint64_t n,
+                             uint32_t* probe_rows, uint32_t* build_rows, uint64_t capacity, uint64_t* count,
+                             int32_t mem, void* stream);
+/* Semi join (anti = 0): the probe rows with at least one match, ascending; anti join (anti = 1): the
+ * probe rows with none. rows needs room for n (never more), *count = rows written. */
+WX_API int32_t wx_join_semi(wx_join* join, const void* probe_keys, const uint64_t* hashes, uint64_t n,
+                            int32_t anti, uint32_t* rows, uint64_t* count, int32_t mem, void* stream);
+
 #ifdef __cplusplus
 }
 #endif

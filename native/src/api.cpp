@@ -407,3 +407,12 @@ int32_t wx_retrieve_all(wx_table* t, void* keys, void* values, uint64_t max_coun
 }
 
 }  // extern "C"
+
+// Internal hooks for the other C-API files (join/): the handle's parts and this thread's message.
+namespace wx::api {
+std::string& last_error() { return t_last_error; }
+wx::Table& table_of(wx_table* t) { return *t->impl; }
+std::mutex& mutex_of(wx_table* t) { return t->mu; }
+void* stream_of(wx_table* t) { return t->stream; }
+const wx_config& config_of(wx_table* t) { return t->config; }
+}  // namespace wx::api

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 
+#include "common/error.hpp"
 #include "wixlib.h"
 
 namespace wx {
@@ -50,6 +51,21 @@ class Table {
   // Writes all pairs into keys/values (device memory for device tables); returns the count.
   // Caller guarantees room for size() pairs.
   virtual uint64_t retrieve_all(void* keys, void* values, void* stream) = 0;
+
+  // Decoupled hashing (wx_hash_keys / wx_find_hashed / wx_insert_hashed). hashes[i] is the table's
+  // size-independent 64-bit hash of keys[i]; arrays live where the table's do. Kinds without them
+  // keep these defaults.
+  virtual void hash_keys(const void* /*keys*/, uint64_t* /*hashes*/, uint64_t /*n*/, void* /*stream*/) {
+    fail(WX_ERR_UNSUPPORTED, "this table kind has no pre-hashed calls");
+  }
+  // As find(b), the home of element i taken from hashes[i].
+  virtual BatchResult find_hashed(const Batch& /*b*/, const uint64_t* /*hashes*/) {
+    fail(WX_ERR_UNSUPPORTED, "this table kind has no pre-hashed find");
+  }
+  // As insert(b), the home of element i taken from hashes[i].
+  virtual BatchResult insert_hashed(const Batch& /*b*/, const uint64_t* /*hashes*/) {
+    fail(WX_ERR_UNSUPPORTED, "this table kind has no pre-hashed insert");
+  }
 };
 
 // Which bulk call a Batch is for, and the one place that dispatches it.

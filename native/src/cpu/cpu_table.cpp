@@ -57,7 +57,7 @@ uint8_t CpuTable<KV>::apply(uint8_t op, K k, const Batch& b, uint64_t i, Worker&
     case WX_OP_INSERT:
     case WX_OP_INSERT_OR_ASSIGN: {
       V v = b.values_in ? static_cast<const V*>(b.values_in)[i] : V(0);
-      uint8_t r = core_->insert(k, v, op == WX_OP_INSERT_OR_ASSIGN, false, &w.displacements);
+      uint8_t r = core_->insert_at(k, home_of(k, i), v, op == WX_OP_INSERT_OR_ASSIGN, false, &w.displacements);
       if (r == WX_OUT_INSERTED) ++w.size_delta;
       return r;
     }
@@ -68,7 +68,7 @@ uint8_t CpuTable<KV>::apply(uint8_t op, K k, const Batch& b, uint64_t i, Worker&
     }
     default: {  // WX_OP_FIND
       V v;
-      uint8_t r = core_->find(k, &v);
+      uint8_t r = core_->find_at(k, home_of(k, i), &v);
       if (r == WX_OUT_FOUND) static_cast<V*>(b.values_out)[i] = v;
       return r;
     }
@@ -87,8 +87,9 @@ void CpuTable<KV>::run_elements(const Batch& b, Op op, uint64_t begin, uint64_t 
                                               : WX_OP_FIND;
   for (uint64_t e = begin; e < end; ++e) {
     if (e + kPrefetchDistance < end) {
-      K kp = keys[idx ? idx[e + kPrefetchDistance] : e + kPrefetchDistance];
-      if (!KV::reserved(kp)) core_->prefetch(kp, writes);
+      const uint64_t ip = idx ? idx[e + kPrefetchDistance] : e + kPrefetchDistance;
+      const K kp = keys[ip];
+      if (!KV::reserved(kp)) core_->prefetch_home(home_of(kp, ip), writes);
     }
     const uint64_t i = idx ? idx[e] : e;
     const K k = keys[i];
@@ -101,13 +102,13 @@ void CpuTable<KV>::run_elements(const Batch& b, Op op, uint64_t begin, uint64_t 
     }
     if (op == Op::contains) {
       V v;
-      uint8_t r = core_->find(k, &v);
+      uint8_t r = core_->find_at(k, home_of(k, i), &v);
       if (out) out[i] = r == WX_OUT_FOUND;
       continue;
     }
     if (op == Op::find) {
       V v;
-      uint8_t r = core_->find(k, &v);
+      uint8_t r = core_->find_at(k, home_of(k, i), &v);
       static_cast<V*>(b.values_out)[i] = r == WX_OUT_FOUND ? v : V(b.not_found);
       if (out) out[i] = r;
       continue;
@@ -220,6 +221,35 @@ BatchResult CpuTable<KV>::run(const Batch& b, Op op) {
   }
   return result;
 }
+
+template <typename KV>
+void CpuTable<KV>::hash_keys(const void* keys, uint64_t* hashes, uint64_t n, void*) {
+  const K* k = static_cast<const K*>(keys);
+  auto body = [&](uint64_t lo, uint64_t hi, unsigned) {
+    for (uint64_t i = lo; i < hi; ++i) hashes[i] = KV::hash(k[i]);
+  };
+  if (n <= kInlineElements) body(0, n, 0);
+  else pool_->parallel_for(n, 1 << 16, body);
+}
+
+// Runs a call with the homes taken from hashes (hashes_ is read by home_of for the call's length;
+// calls on one table are serialised by the C API).
+template <typename KV>
+BatchResult CpuTable<KV>::run_hashed(const Batch& b, Op op, const uint64_t* hashes) {
+  if (b.n > 0 && !hashes) fail(WX_ERR_INVALID_ARGUMENT, "hashes is NULL");
+  struct Reset {
+    const uint64_t*& p;
+    ~Reset() { p = nullptr; }
+  } reset{hashes_};
+  hashes_ = hashes;
+  return run(b, op);
+}
+
+template <typename KV>
+BatchResult CpuTable<KV>::find_hashed(const Batch& b, const uint64_t* hashes) { return run_hashed(b, Op::find, hashes); }
+
+template <typename KV>
+BatchResult CpuTable<KV>::insert_hashed(const Batch& b, const uint64_t* hashes) { return run_hashed(b, Op::insert, hashes); }
 
 // Builds a table of `buckets` homes (doubling while an element cannot be placed) and swaps it in.
 template <typename KV>

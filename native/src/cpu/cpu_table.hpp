@@ -43,7 +43,13 @@ class CpuTable final : public Table {
   void resize(uint64_t capacity) override;
   uint64_t retrieve_all(void* keys, void* values, void* stream) override;
 
+  // Pre-hashed calls: hashes[i] = KV::hash(keys[i]) (size-independent, so they survive growth).
+  void hash_keys(const void* keys, uint64_t* hashes, uint64_t n, void* stream) override;
+  BatchResult find_hashed(const Batch& b, const uint64_t* hashes) override;
+  BatchResult insert_hashed(const Batch& b, const uint64_t* hashes) override;
+
   unsigned threads() const { return pool_->size(); }
+  ThreadPool& pool() { return *pool_; }
   // Full structural check for tests: "" when every invariant holds, else what is broken.
   std::string check_invariants() const;
 
@@ -61,6 +67,8 @@ class CpuTable final : public Table {
   };
 
   BatchResult run(const Batch& b, Op op);
+  BatchResult run_hashed(const Batch& b, Op op, const uint64_t* hashes);
+  uint64_t home_of(K k, uint64_t i) const { return hashes_ ? core_->home_of_hash(hashes_[i]) : core_->home(k); }
   // Runs elements [begin, end) (or idx[begin..end) when idx != null) of the call.
   void run_elements(const Batch& b, Op op, uint64_t begin, uint64_t end, const uint64_t* idx, bool can_retry,
                     Worker& w);
@@ -78,6 +86,7 @@ class CpuTable final : public Table {
   double max_lf_;
   bool grow_auto_;
   uint64_t size_ = 0, resizes_ = 0, displacements_ = 0, failed_ = 0;
+  const uint64_t* hashes_ = nullptr;  // the running call's hashes (pre-hashed calls), else null
 };
 
 }  // namespace wx::cpu

@@ -99,7 +99,9 @@ class HopCore {
   }
 
   // Multiply-high range reduction: uniform over any bucket count, no power of two needed.
-  uint64_t home(K k) const { return uint64_t((unsigned __int128)KV::hash(k) * buckets_ >> 64); }
+  uint64_t home(K k) const { return home_of_hash(KV::hash(k)); }
+  // The same from a hash computed earlier (KV::hash never depends on the table's size).
+  uint64_t home_of_hash(uint64_t hash) const { return uint64_t((unsigned __int128)hash * buckets_ >> 64); }
   Segment& segment_of(uint64_t index) const { return segs_[index >> kSegShift]; }
 
   // Brings the lines an operation on k will touch towards the cache: the home slot's line and the
@@ -107,8 +109,8 @@ class HopCore {
   // nothing measurable and halves the time of misses), plus the segment lock for writers.
   // always_inline: as an out-of-line call GCC judges this function free of side effects (prefetch
   // does not count) and deletes the call, which silently removes every prefetch.
-  __attribute__((always_inline)) void prefetch(K k, bool write) const {
-    uint64_t h = home(k);
+  __attribute__((always_inline)) void prefetch(K k, bool write) const { prefetch_home(home(k), write); }
+  __attribute__((always_inline)) void prefetch_home(uint64_t h, bool write) const {
     if (write) {
       prefetch_write(&segment_of(h));
       prefetch_write(&slots_[h]);
@@ -120,8 +122,9 @@ class HopCore {
   }
 
   // Lock-free lookup. Returns WX_OUT_FOUND (value stored in *v) or WX_OUT_NOT_FOUND.
-  uint8_t find(K k, V* v) const {
-    const uint64_t h = home(k);
+  uint8_t find(K k, V* v) const { return find_at(k, home(k), v); }
+  // As find, for a key whose home h the caller computed (pre-hashed probes).
+  uint8_t find_at(K k, uint64_t h, V* v) const {
     // Fast path: the slots from home to the end of its cache line. A slot holding k means k is
     // present at that instant (keys are unique), so a hit needs neither bitmap nor timestamp.
     const uint64_t line_end = std::min<uint64_t>((h | (kSlotsPerLine - 1)) + 1, h + kH);
@@ -152,7 +155,10 @@ class HopCore {
   // Insert (assign = false: keep an existing value) or insert-or-assign. fresh = the caller knows
   // the key is absent (rehash). Returns INSERTED / PRESENT / ASSIGNED / kNeedRoom.
   uint8_t insert(K k, V v, bool assign, bool fresh, uint64_t* displacements) {
-    const uint64_t h = home(k);
+    return insert_at(k, home(k), v, assign, fresh, displacements);
+  }
+  // As insert, for a key whose home h the caller computed (pre-hashed inserts).
+  uint8_t insert_at(K k, uint64_t h, V v, bool assign, bool fresh, uint64_t* displacements) {
     const uint64_t s0 = h >> kSegShift;
     lock_segment(segs_[s0]);
     if (!fresh) {

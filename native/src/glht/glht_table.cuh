@@ -34,6 +34,9 @@ class GlhtTable final : public Table {
   void clear() override;
   void resize(uint64_t capacity) override;
   uint64_t retrieve_all(void* keys, void* values, void* stream) override;
+  // Pre-hashed calls (glht_hashed.cu): hash = mix64(key); pre-hashed insert stays UNSUPPORTED.
+  void hash_keys(const void* keys, uint64_t* hashes, uint64_t n, void* stream) override;
+  BatchResult find_hashed(const Batch& b, const uint64_t* hashes) override;
 
   // ---- for tests: run the invariant check kernel; returns the number of violations found now
   // plus every error the kernels counted since creation. keys_seen = keys found in slots.

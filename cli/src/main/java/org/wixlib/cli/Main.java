@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
       "GPU hash tables (GLHT, Hive) and a concurrent CPU hopscotch table, driven from Java.",
       "Data goes to stdout, progress and logs to stderr."
     },
-    subcommands = {InfoCommand.class, BenchCommand.class, VerifyCommand.class, ShellCommand.class,
+    subcommands = {InfoCommand.class, BenchCommand.class, VerifyCommand.class, JoinCommand.class, ShellCommand.class,
         RunCommand.class, CommandLine.HelpCommand.class},
     footerHeading = "%nExit codes:%n",
     footer = {
@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
       "  wixlib info",
       "  wixlib bench --kind cpu --keys 2^20",
       "  wixlib verify --kind cpu --ops 10M",
+      "  wixlib join --sf 1 --kind glht,hive,cpu",
       "  wixlib shell",
       "  wixlib -c 'create t --kind cpu; insert t --random 1M; stats t'"
     })

@@ -11,6 +11,7 @@ import java.lang.ref.Cleaner;
 import org.wixlib.WixlibException;
 import org.wixlib.internal.ffi.wixlib_h;
 import org.wixlib.internal.ffi.wx_config;
+import org.wixlib.internal.ffi.wx_join_stats;
 import org.wixlib.internal.ffi.wx_stats;
 
 /**
@@ -313,6 +314,110 @@ public final class Native {
       MemorySegment count = a.allocate(JAVA_LONG);
       check(wixlib_h.wx_retrieve_all(ptr(table), keys, values, maxCount, count, mem, MemorySegment.NULL));
       return count.get(JAVA_LONG, 0);
+    }
+  }
+
+  // ---- pre-hashed calls and joins --------------------------------------------------------------
+
+  public static int hashKeys(long table, MemorySegment keys, MemorySegment hashes, long n, int mem) {
+    return wixlib_h.wx_hash_keys(ptr(table), keys, hashes, n, mem, MemorySegment.NULL);
+  }
+
+  public static int findHashed(long table, MemorySegment keys, MemorySegment hashes, MemorySegment values, long n,
+      long notFound, int mem) {
+    return wixlib_h.wx_find_hashed(ptr(table), keys, hashes, values, n, notFound, mem, MemorySegment.NULL);
+  }
+
+  public static int insertHashed(long table, MemorySegment keys, MemorySegment hashes, MemorySegment values,
+      long n, MemorySegment outcomes, int mem) {
+    return wixlib_h.wx_insert_hashed(ptr(table), keys, hashes, values, n, outcomes, mem, MemorySegment.NULL);
+  }
+
+  /** Creates a join over n build keys (key width from keyBits); returns its handle address. */
+  public static long joinCreate(Config c, int build, MemorySegment keys, long n, int mem) {
+    ensureLoaded();
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment cfg = wx_config.allocate(a);
+      check(wixlib_h.wx_config_init(cfg, c.kind()));
+      if (c.maxLoadFactor() != null) {
+        wx_config.max_load_factor(cfg, c.maxLoadFactor());
+      }
+      if (c.device() != null) {
+        wx_config.device(cfg, c.device());
+      }
+      if (c.threads() != null) {
+        wx_config.threads(cfg, c.threads());
+      }
+      if (c.keyBits() != null) {
+        wx_config.key_bits(cfg, c.keyBits());
+        wx_config.value_bits(cfg, c.keyBits());
+      }
+      MemorySegment out = a.allocate(ADDRESS);
+      check(wixlib_h.wx_join_create(cfg, build, keys, n, mem, MemorySegment.NULL, out));
+      long handle = out.get(ADDRESS, 0).address();
+      if (handle == 0) {
+        throw Status.toException(Status.INTERNAL, "wx_join_create returned WX_OK and a NULL join");
+      }
+      return handle;
+    }
+  }
+
+  public static int joinDestroy(long join) {
+    return wixlib_h.wx_join_destroy(ptr(join));
+  }
+
+  public static void joinHash(long join, MemorySegment keys, MemorySegment hashes, long n, int mem) {
+    check(wixlib_h.wx_join_hash(ptr(join), keys, hashes, n, mem, MemorySegment.NULL));
+  }
+
+  /** Number of (probe row, build row) pairs; hashes may be MemorySegment.NULL. */
+  public static long joinCount(long join, MemorySegment keys, MemorySegment hashes, long n, int mem) {
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment out = a.allocate(JAVA_LONG);
+      check(wixlib_h.wx_join_count(ptr(join), keys, hashes, n, out, mem, MemorySegment.NULL));
+      return out.get(JAVA_LONG, 0);
+    }
+  }
+
+  /**
+   * Writes the pairs when they fit in capacity; returns how many there are (more than capacity: nothing
+   * was written). Other failures throw.
+   */
+  public static long joinProbe(long join, MemorySegment keys, MemorySegment hashes, long n,
+      MemorySegment probeRows, MemorySegment buildRows, long capacity, int mem) {
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment out = a.allocate(JAVA_LONG);
+      int st = wixlib_h.wx_join_probe(ptr(join), keys, hashes, n, probeRows, buildRows, capacity, out, mem,
+          MemorySegment.NULL);
+      long count = out.get(JAVA_LONG, 0);
+      if (st == Status.INVALID_ARGUMENT && count > capacity) {
+        return count;
+      }
+      check(st);
+      return count;
+    }
+  }
+
+  /** Semi (anti = false) or anti join: writes the probe rows; returns how many. */
+  public static long joinSemi(long join, MemorySegment keys, MemorySegment hashes, long n, boolean anti,
+      MemorySegment rows, int mem) {
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment out = a.allocate(JAVA_LONG);
+      check(wixlib_h.wx_join_semi(ptr(join), keys, hashes, n, anti ? 1 : 0, rows, out, mem, MemorySegment.NULL));
+      return out.get(JAVA_LONG, 0);
+    }
+  }
+
+  /** wx_join_stats: rows, keys, bytes, last matches, last table ms, last kernel ms. */
+  public record JoinStats(long buildRows, long distinctKeys, long bytes, long lastMatches, double lastTableMillis,
+      double lastKernelMillis) {}
+
+  public static JoinStats joinStats(long join) {
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment s = wx_join_stats.allocate(a);
+      check(wixlib_h.wx_join_stats_get(ptr(join), s));
+      return new JoinStats(wx_join_stats.build_rows(s), wx_join_stats.distinct_keys(s), wx_join_stats.bytes(s),
+          wx_join_stats.last_matches(s), wx_join_stats.last_table_ms(s), wx_join_stats.last_kernel_ms(s));
     }
   }
 }

@@ -2094,6 +2094,658 @@ public class wixlib_h {
            throw new AssertionError("should not reach here", ex$);
         }
     }
+
+    private static class wx_hash_keys {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_LONG,
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = wixlib_h.findOrThrow("wx_hash_keys");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t wx_hash_keys(wx_table *table, const void *keys, uint64_t *hashes, uint64_t n, int32_t mem, void *stream)
+     * }
+     */
+    public static FunctionDescriptor wx_hash_keys$descriptor() {
+        return wx_hash_keys.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t wx_hash_keys(wx_table *table, const void *keys, uint64_t *hashes, uint64_t n, int32_t mem, void *stream)
+     * }
+     */
+    public static MethodHandle wx_hash_keys$handle() {
+        return wx_hash_keys.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t wx_hash_keys(wx_table *table, const void *keys, uint64_t *hashes, uint64_t n, int32_t mem, void *stream)
+     * }
+     */
+    public static MemorySegment wx_hash_keys$address() {
+        return wx_hash_keys.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t wx_hash_keys(wx_table *table, const void *keys, uint64_t *hashes, uint64_t n, int32_t mem, void *stream)
+     * }
+     */
+    public static int wx_hash_keys(MemorySegment table, MemorySegment keys, MemorySegment hashes, long n, int mem, MemorySegment stream) {
+        var mh$ = wx_hash_keys.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("wx_hash_keys", table, keys, hashes, n, mem, stream);
+            }
+            return (int)mh$.invokeExact(table, keys, hashes, n, mem, stream);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class wx_find_hashed {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_LONG,
+            wixlib_h.C_LONG,
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = wixlib_h.findOrThrow("wx_find_hashed");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t wx_find_hashed(wx_table *table, const void *keys, const uint64_t *hashes, void *values, uint64_t n, uint64_t not_found_value, int32_t mem, void *stream)
+     * }
+     */
+    public static FunctionDescriptor wx_find_hashed$descriptor() {
+        return wx_find_hashed.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t wx_find_hashed(wx_table *table, const void *keys, const uint64_t *hashes, void *values, uint64_t n, uint64_t not_found_value, int32_t mem, void *stream)
+     * }
+     */
+    public static MethodHandle wx_find_hashed$handle() {
+        return wx_find_hashed.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t wx_find_hashed(wx_table *table, const void *keys, const uint64_t *hashes, void *values, uint64_t n, uint64_t not_found_value, int32_t mem, void *stream)
+     * }
+     */
+    public static MemorySegment wx_find_hashed$address() {
+        return wx_find_hashed.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t wx_find_hashed(wx_table *table, const void *keys, const uint64_t *hashes, void *values, uint64_t n, uint64_t not_found_value, int32_t mem, void *stream)
+     * }
+     */
+    public static int wx_find_hashed(MemorySegment table, MemorySegment keys, MemorySegment hashes, MemorySegment values, long n, long not_found_value, int mem, MemorySegment stream) {
+        var mh$ = wx_find_hashed.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("wx_find_hashed", table, keys, hashes, values, n, not_found_value, mem, stream);
+            }
+            return (int)mh$.invokeExact(table, keys, hashes, values, n, not_found_value, mem, stream);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class wx_insert_hashed {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_LONG,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = wixlib_h.findOrThrow("wx_insert_hashed");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t wx_insert_hashed(wx_table *table, const void *keys, const uint64_t *hashes, const void *values, uint64_t n, uint8_t *outcomes, int32_t mem, void *stream)
+     * }
+     */
+    public static FunctionDescriptor wx_insert_hashed$descriptor() {
+        return wx_insert_hashed.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t wx_insert_hashed(wx_table *table, const void *keys, const uint64_t *hashes, const void *values, uint64_t n, uint8_t *outcomes, int32_t mem, void *stream)
+     * }
+     */
+    public static MethodHandle wx_insert_hashed$handle() {
+        return wx_insert_hashed.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t wx_insert_hashed(wx_table *table, const void *keys, const uint64_t *hashes, const void *values, uint64_t n, uint8_t *outcomes, int32_t mem, void *stream)
+     * }
+     */
+    public static MemorySegment wx_insert_hashed$address() {
+        return wx_insert_hashed.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t wx_insert_hashed(wx_table *table, const void *keys, const uint64_t *hashes, const void *values, uint64_t n, uint8_t *outcomes, int32_t mem, void *stream)
+     * }
+     */
+    public static int wx_insert_hashed(MemorySegment table, MemorySegment keys, MemorySegment hashes, MemorySegment values, long n, MemorySegment outcomes, int mem, MemorySegment stream) {
+        var mh$ = wx_insert_hashed.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("wx_insert_hashed", table, keys, hashes, values, n, outcomes, mem, stream);
+            }
+            return (int)mh$.invokeExact(table, keys, hashes, values, n, outcomes, mem, stream);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+    private static final int WX_JOIN_UNIQUE = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum wx_join_build.WX_JOIN_UNIQUE = 0
+     * }
+     */
+    public static int WX_JOIN_UNIQUE() {
+        return WX_JOIN_UNIQUE;
+    }
+    private static final int WX_JOIN_MULTI = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum wx_join_build.WX_JOIN_MULTI = 1
+     * }
+     */
+    public static int WX_JOIN_MULTI() {
+        return WX_JOIN_MULTI;
+    }
+
+    private static class wx_join_create {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_LONG,
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = wixlib_h.findOrThrow("wx_join_create");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t wx_join_create(const wx_config *config, int32_t build, const void *build_keys, uint64_t n, int32_t mem, void *stream, wx_join **join)
+     * }
+     */
+    public static FunctionDescriptor wx_join_create$descriptor() {
+        return wx_join_create.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t wx_join_create(const wx_config *config, int32_t build, const void *build_keys, uint64_t n, int32_t mem, void *stream, wx_join **join)
+     * }
+     */
+    public static MethodHandle wx_join_create$handle() {
+        return wx_join_create.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t wx_join_create(const wx_config *config, int32_t build, const void *build_keys, uint64_t n, int32_t mem, void *stream, wx_join **join)
+     * }
+     */
+    public static MemorySegment wx_join_create$address() {
+        return wx_join_create.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t wx_join_create(const wx_config *config, int32_t build, const void *build_keys, uint64_t n, int32_t mem, void *stream, wx_join **join)
+     * }
+     */
+    public static int wx_join_create(MemorySegment config, int build, MemorySegment build_keys, long n, int mem, MemorySegment stream, MemorySegment join) {
+        var mh$ = wx_join_create.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("wx_join_create", config, build, build_keys, n, mem, stream, join);
+            }
+            return (int)mh$.invokeExact(config, build, build_keys, n, mem, stream, join);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class wx_join_destroy {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = wixlib_h.findOrThrow("wx_join_destroy");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t wx_join_destroy(wx_join *join)
+     * }
+     */
+    public static FunctionDescriptor wx_join_destroy$descriptor() {
+        return wx_join_destroy.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t wx_join_destroy(wx_join *join)
+     * }
+     */
+    public static MethodHandle wx_join_destroy$handle() {
+        return wx_join_destroy.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t wx_join_destroy(wx_join *join)
+     * }
+     */
+    public static MemorySegment wx_join_destroy$address() {
+        return wx_join_destroy.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t wx_join_destroy(wx_join *join)
+     * }
+     */
+    public static int wx_join_destroy(MemorySegment join) {
+        var mh$ = wx_join_destroy.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("wx_join_destroy", join);
+            }
+            return (int)mh$.invokeExact(join);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class wx_join_stats_get {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = wixlib_h.findOrThrow("wx_join_stats_get");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t wx_join_stats_get(wx_join *join, wx_join_stats *stats)
+     * }
+     */
+    public static FunctionDescriptor wx_join_stats_get$descriptor() {
+        return wx_join_stats_get.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t wx_join_stats_get(wx_join *join, wx_join_stats *stats)
+     * }
+     */
+    public static MethodHandle wx_join_stats_get$handle() {
+        return wx_join_stats_get.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t wx_join_stats_get(wx_join *join, wx_join_stats *stats)
+     * }
+     */
+    public static MemorySegment wx_join_stats_get$address() {
+        return wx_join_stats_get.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t wx_join_stats_get(wx_join *join, wx_join_stats *stats)
+     * }
+     */
+    public static int wx_join_stats_get(MemorySegment join, MemorySegment stats) {
+        var mh$ = wx_join_stats_get.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("wx_join_stats_get", join, stats);
+            }
+            return (int)mh$.invokeExact(join, stats);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class wx_join_hash {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_LONG,
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = wixlib_h.findOrThrow("wx_join_hash");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t wx_join_hash(wx_join *join, const void *keys, uint64_t *hashes, uint64_t n, int32_t mem, void *stream)
+     * }
+     */
+    public static FunctionDescriptor wx_join_hash$descriptor() {
+        return wx_join_hash.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t wx_join_hash(wx_join *join, const void *keys, uint64_t *hashes, uint64_t n, int32_t mem, void *stream)
+     * }
+     */
+    public static MethodHandle wx_join_hash$handle() {
+        return wx_join_hash.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t wx_join_hash(wx_join *join, const void *keys, uint64_t *hashes, uint64_t n, int32_t mem, void *stream)
+     * }
+     */
+    public static MemorySegment wx_join_hash$address() {
+        return wx_join_hash.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t wx_join_hash(wx_join *join, const void *keys, uint64_t *hashes, uint64_t n, int32_t mem, void *stream)
+     * }
+     */
+    public static int wx_join_hash(MemorySegment join, MemorySegment keys, MemorySegment hashes, long n, int mem, MemorySegment stream) {
+        var mh$ = wx_join_hash.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("wx_join_hash", join, keys, hashes, n, mem, stream);
+            }
+            return (int)mh$.invokeExact(join, keys, hashes, n, mem, stream);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class wx_join_count {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_LONG,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = wixlib_h.findOrThrow("wx_join_count");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t wx_join_count(wx_join *join, const void *probe_keys, const uint64_t *hashes, uint64_t n, uint64_t *matches, int32_t mem, void *stream)
+     * }
+     */
+    public static FunctionDescriptor wx_join_count$descriptor() {
+        return wx_join_count.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t wx_join_count(wx_join *join, const void *probe_keys, const uint64_t *hashes, uint64_t n, uint64_t *matches, int32_t mem, void *stream)
+     * }
+     */
+    public static MethodHandle wx_join_count$handle() {
+        return wx_join_count.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t wx_join_count(wx_join *join, const void *probe_keys, const uint64_t *hashes, uint64_t n, uint64_t *matches, int32_t mem, void *stream)
+     * }
+     */
+    public static MemorySegment wx_join_count$address() {
+        return wx_join_count.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t wx_join_count(wx_join *join, const void *probe_keys, const uint64_t *hashes, uint64_t n, uint64_t *matches, int32_t mem, void *stream)
+     * }
+     */
+    public static int wx_join_count(MemorySegment join, MemorySegment probe_keys, MemorySegment hashes, long n, MemorySegment matches, int mem, MemorySegment stream) {
+        var mh$ = wx_join_count.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("wx_join_count", join, probe_keys, hashes, n, matches, mem, stream);
+            }
+            return (int)mh$.invokeExact(join, probe_keys, hashes, n, matches, mem, stream);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class wx_join_probe {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_LONG,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_LONG,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = wixlib_h.findOrThrow("wx_join_probe");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t wx_join_probe(wx_join *join, const void *probe_keys, const uint64_t *hashes, uint64_t n, uint32_t *probe_rows, uint32_t *build_rows, uint64_t capacity, uint64_t *count, int32_t mem, void *stream)
+     * }
+     */
+    public static FunctionDescriptor wx_join_probe$descriptor() {
+        return wx_join_probe.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t wx_join_probe(wx_join *join, const void *probe_keys, const uint64_t *hashes, uint64_t n, uint32_t *probe_rows, uint32_t *build_rows, uint64_t capacity, uint64_t *count, int32_t mem, void *stream)
+     * }
+     */
+    public static MethodHandle wx_join_probe$handle() {
+        return wx_join_probe.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t wx_join_probe(wx_join *join, const void *probe_keys, const uint64_t *hashes, uint64_t n, uint32_t *probe_rows, uint32_t *build_rows, uint64_t capacity, uint64_t *count, int32_t mem, void *stream)
+     * }
+     */
+    public static MemorySegment wx_join_probe$address() {
+        return wx_join_probe.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t wx_join_probe(wx_join *join, const void *probe_keys, const uint64_t *hashes, uint64_t n, uint32_t *probe_rows, uint32_t *build_rows, uint64_t capacity, uint64_t *count, int32_t mem, void *stream)
+     * }
+     */
+    public static int wx_join_probe(MemorySegment join, MemorySegment probe_keys, MemorySegment hashes, long n, MemorySegment probe_rows, MemorySegment build_rows, long capacity, MemorySegment count, int mem, MemorySegment stream) {
+        var mh$ = wx_join_probe.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("wx_join_probe", join, probe_keys, hashes, n, probe_rows, build_rows, capacity, count, mem, stream);
+            }
+            return (int)mh$.invokeExact(join, probe_keys, hashes, n, probe_rows, build_rows, capacity, count, mem, stream);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class wx_join_semi {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_LONG,
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = wixlib_h.findOrThrow("wx_join_semi");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t wx_join_semi(wx_join *join, const void *probe_keys, const uint64_t *hashes, uint64_t n, int32_t anti, uint32_t *rows, uint64_t *count, int32_t mem, void *stream)
+     * }
+     */
+    public static FunctionDescriptor wx_join_semi$descriptor() {
+        return wx_join_semi.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t wx_join_semi(wx_join *join, const void *probe_keys, const uint64_t *hashes, uint64_t n, int32_t anti, uint32_t *rows, uint64_t *count, int32_t mem, void *stream)
+     * }
+     */
+    public static MethodHandle wx_join_semi$handle() {
+        return wx_join_semi.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t wx_join_semi(wx_join *join, const void *probe_keys, const uint64_t *hashes, uint64_t n, int32_t anti, uint32_t *rows, uint64_t *count, int32_t mem, void *stream)
+     * }
+     */
+    public static MemorySegment wx_join_semi$address() {
+        return wx_join_semi.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t wx_join_semi(wx_join *join, const void *probe_keys, const uint64_t *hashes, uint64_t n, int32_t anti, uint32_t *rows, uint64_t *count, int32_t mem, void *stream)
+     * }
+     */
+    public static int wx_join_semi(MemorySegment join, MemorySegment probe_keys, MemorySegment hashes, long n, int anti, MemorySegment rows, MemorySegment count, int mem, MemorySegment stream) {
+        var mh$ = wx_join_semi.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("wx_join_semi", join, probe_keys, hashes, n, anti, rows, count, mem, stream);
+            }
+            return (int)mh$.invokeExact(join, probe_keys, hashes, n, anti, rows, count, mem, stream);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
     private static final int WX_KEY32_EMPTY = (int)4294967295L;
     /**
      * {@snippet lang=c :

@@ -1,0 +1,623 @@
+package org.wixlib;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+import org.wixlib.internal.Native;
+
+/**
+ * A hash join's build side: a table over a build key column (row i = keys[i]), probed with key columns
+ * to give the matching (probe row, build row) pairs, or the probe rows with (semi join) or without
+ * (anti join) a match.
+ *
+ * <pre>{@code
+ * try (Join orders = Join.builder().kind(TableKind.GLHT).build(orderKeys)) {   // unique keys
+ *   JoinPairs pairs = orders.probe(lineitemOrderKeys);
+ * }
+ * }</pre>
+ *
+ * <p><b>Builds.</b> {@link Build#UNIQUE} (the default) takes distinct keys (primary keys) and rejects a
+ * repeated one with {@link InvalidArgumentException}; {@link Build#MULTI} takes any keys. Keys are
+ * 32-bit ({@code int[]}) or, on the CPU kind, 64-bit ({@code long[]}, with {@link Builder#keyBits(int)
+ * keyBits(64)}). Reserved keys (-1, -2) in a build column fail it with {@link InvalidKeyException}; in a
+ * probe column they match nothing. Row ids are ints: columns have fewer than 2^32 - 1 rows (rows of
+ * 2^31 and more read as negative ints: use {@code Integer.toUnsignedLong}).
+ *
+ * <p><b>Columns.</b> Besides arrays, every call takes native (off-heap) {@link MemorySegment}s of
+ * int32/int64 values, such as Arrow buffers, which are passed to the library as they are (no copy on
+ * the host), and, on GPU kinds, {@link DeviceBuffer}s (no copy at all).
+ *
+ * <p><b>Outputs never truncate.</b> The array calls size their results; the calls that write into the
+ * caller's memory return the number of pairs, and when that is more than the room given they write
+ * nothing (call {@link #count} first, or again with more room).
+ *
+ * <p><b>Pre-hashed probes.</b> {@link #hash} gives the table's hash of each key; the probe overloads
+ * taking hashes skip the hashing (every kind but Hive, which throws {@link UnsupportedKindException}).
+ *
+ * <p>Thread-safe (calls are serialised); {@link #close()} is idempotent and later calls throw
+ * {@link IllegalStateException}. A join never closed is freed once unreachable.
+ */
+public final class Join implements AutoCloseable {
+  /** How build keys map to rows. */
+  public enum Build {
+    /** Each key at most once. */
+    UNIQUE,
+    /** Any keys; the rows of one key are grouped. */
+    MULTI
+  }
+
+  private final TableKind kind;
+  private final int keyBits;
+  private final Build build;
+  private final long handle;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Cleaner.Cleanable cleanable;
+  private volatile boolean closed;
+  // Off-heap staging of the array overloads, kept between calls (grown, never shrunk; used under the
+  // lock): a fresh allocation per call would zero and fault in new pages every time.
+  private final MemorySegment[] scratch = new MemorySegment[4];
+  private static final int KEYS = 0, HASHES = 1, OUT_A = 2, OUT_B = 3;
+
+  private Join(TableKind kind, int keyBits, Build build, long handle) {
+    this.kind = kind;
+    this.keyBits = keyBits;
+    this.build = build;
+    this.handle = handle;
+    this.cleanable = Native.CLEANER.register(this, new Destroy(handle));
+  }
+
+  private record Destroy(long handle) implements Runnable {
+    @Override
+    public void run() {
+      Native.joinDestroy(handle);
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Options of a join; {@code build(...)} takes the build key column. */
+  public static final class Builder {
+    private TableKind kind = TableKind.CPU;
+    private Build build = Build.UNIQUE;
+    private Integer device;
+    private Double maxLoadFactor;
+    private Integer threads;
+    private int keyBits = 32;
+
+    private Builder() {}
+
+    public Builder kind(TableKind kind) {
+      this.kind = Objects.requireNonNull(kind, "kind");
+      return this;
+    }
+
+    public Builder build(Build build) {
+      this.build = Objects.requireNonNull(build, "build");
+      return this;
+    }
+
+    /** CUDA device ordinal (GPU kinds). */
+    public Builder device(int device) {
+      if (device < 0) {
+        throw new InvalidArgumentException("device must be >= 0, got " + device);
+      }
+      this.device = device;
+      return this;
+    }
+
+    /** Load factor of the join's table (0.05 <= f <= 1). */
+    public Builder maxLoadFactor(double f) {
+      if (!(f >= 0.05 && f <= 1)) {
+        throw new InvalidArgumentException("maxLoadFactor must be in [0.05, 1], got " + f);
+      }
+      this.maxLoadFactor = f;
+      return this;
+    }
+
+    /** CPU kind: worker threads of the table, 0 = all cores. */
+    public Builder threads(int threads) {
+      if (threads < 0) {
+        throw new InvalidArgumentException("threads must be >= 0, got " + threads);
+      }
+      this.threads = threads;
+      return this;
+    }
+
+    /** Width of keys: 32 (int) or 64 (long; CPU kind only). Set by the array overloads. */
+    public Builder keyBits(int bits) {
+      if (bits != 32 && bits != 64) {
+        throw new InvalidArgumentException("keyBits must be 32 or 64, got " + bits);
+      }
+      this.keyBits = bits;
+      return this;
+    }
+
+    public Join build(int[] keys) {
+      Objects.requireNonNull(keys, "keys");
+      keyBits = 32;
+      try (Arena a = Arena.ofConfined()) {
+        return create(ints(a, keys), keys.length, Native.MEM_HOST);
+      }
+    }
+
+    public Join build(long[] keys) {
+      Objects.requireNonNull(keys, "keys");
+      keyBits = 64;
+      try (Arena a = Arena.ofConfined()) {
+        return create(longs(a, keys), keys.length, Native.MEM_HOST);
+      }
+    }
+
+    /** keys: n values of keyBits bits in native memory (read in place). */
+    public Join build(MemorySegment keys, long n) {
+      checkCount(n);
+      return create(host(keys, "keys", n * (keyBits / 8)), n, Native.MEM_HOST);
+    }
+
+    /** keys: n int32 keys on the device (GPU kinds). */
+    public Join build(DeviceBuffer keys, long n) {
+      Objects.requireNonNull(keys, "keys");
+      checkCount(n);
+      checkBuffer(keys, "keys", n * 4);
+      MemorySegment k = keys.acquire();
+      try {
+        return create(k, n, Native.MEM_DEVICE);
+      } finally {
+        keys.release();
+      }
+    }
+
+    private Join create(MemorySegment keys, long n, int mem) {
+      long h = Native.joinCreate(new Native.Config(kind.code(), null, maxLoadFactor, null, device, null, threads,
+          keyBits), build == Build.MULTI ? 1 : 0, keys, n, mem);
+      return new Join(kind, keyBits, build, h);
+    }
+  }
+
+  public TableKind kind() {
+    return kind;
+  }
+
+  public int keyBits() {
+    return keyBits;
+  }
+
+  public Build buildKind() {
+    return build;
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
+  /** Frees the join; waits for a running call; idempotent. */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      if (!closed) {
+        closed = true;
+        cleanable.clean();
+        java.util.Arrays.fill(scratch, null); // the auto arena frees them
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Join[" + kind + ", " + build + (closed ? ", closed" : "") + "]";
+  }
+
+  public JoinStats stats() {
+    return locked(() -> {
+      Native.JoinStats s = Native.joinStats(handle);
+      return new JoinStats(s.buildRows(), s.distinctKeys(), s.bytes(), s.lastMatches(), s.lastTableMillis(),
+          s.lastKernelMillis());
+    });
+  }
+
+  // ---- hashing -------------------------------------------------------------------------------
+
+  /** The join table's 64-bit hash of each key. */
+  public long[] hash(int[] keys) {
+    return hashArray(keys);
+  }
+
+  /** 64-bit keys: the join table's hash of each key. */
+  public long[] hash(long[] keys) {
+    return hashArray(keys);
+  }
+
+  /** hashes: n longs written. */
+  public void hash(MemorySegment keys, long n, MemorySegment hashes) {
+    checkCount(n);
+    MemorySegment k = host(keys, "keys", n * width());
+    MemorySegment h = host(hashes, "hashes", n * 8);
+    locked(() -> {
+      if (n > 0) {
+        Native.joinHash(handle, k, h, n, Native.MEM_HOST);
+      }
+      return null;
+    });
+  }
+
+  /** Device columns: hashes (n longs) written on the device. */
+  public void hash(DeviceBuffer keys, long n, DeviceBuffer hashes) {
+    checkCount(n);
+    checkBuffer(keys, "keys", n * 4);
+    checkBuffer(hashes, "hashes", n * 8);
+    onDevice(keys, k -> {
+      MemorySegment h = hashes.acquire();
+      try {
+        if (n > 0) {
+          Native.joinHash(handle, k, h, n, Native.MEM_DEVICE);
+        }
+        return 0;
+      } finally {
+        hashes.release();
+      }
+    });
+  }
+
+  private long[] hashArray(Object keys) {
+    int n = length(keys);
+    return locked(() -> {
+      long[] out = new long[n];
+      if (n == 0) {
+        return out;
+      }
+      MemorySegment h = scratch(HASHES, 8L * n);
+      Native.joinHash(handle, staged(KEYS, keys), h, n, Native.MEM_HOST);
+      MemorySegment.copy(h, JAVA_LONG, 0, out, 0, n);
+      return out;
+    });
+  }
+
+  // ---- counts --------------------------------------------------------------------------------
+
+  /** Number of (probe row, build row) pairs of a probe with these keys. */
+  public long count(int[] keys) {
+    return countArray(keys, null);
+  }
+
+  public long count(long[] keys) {
+    return countArray(keys, null);
+  }
+
+  /** keys: n keys in native memory (read in place). */
+  public long count(MemorySegment keys, long n) {
+    checkCount(n);
+    MemorySegment k = host(keys, "keys", n * width());
+    return locked(() -> Native.joinCount(handle, k, MemorySegment.NULL, n, Native.MEM_HOST));
+  }
+
+  /** keys: n int32 keys on the device. */
+  public long count(DeviceBuffer keys, long n) {
+    checkCount(n);
+    checkBuffer(keys, "keys", n * 4);
+    return onDevice(keys, k -> Native.joinCount(handle, k, MemorySegment.NULL, n, Native.MEM_DEVICE));
+  }
+
+  private long countArray(Object keys, long[] hashes) {
+    int n = length(keys);
+    checkHashes(hashes, n);
+    return locked(() -> {
+      return Native.joinCount(handle, staged(KEYS, keys), hashes == null ? MemorySegment.NULL : staged(HASHES, hashes),
+          n, Native.MEM_HOST);
+    });
+  }
+
+  // ---- inner join ----------------------------------------------------------------------------
+
+  /** The matching pairs of a probe with these keys. */
+  public JoinPairs probe(int[] keys) {
+    return probeArray(keys, null);
+  }
+
+  public JoinPairs probe(long[] keys) {
+    return probeArray(keys, null);
+  }
+
+  /** As {@link #probe(int[])} with the keys' hashes from {@link #hash(int[])}. */
+  public JoinPairs probe(int[] keys, long[] hashes) {
+    return probeArray(keys, Objects.requireNonNull(hashes, "hashes"));
+  }
+
+  public JoinPairs probe(long[] keys, long[] hashes) {
+    return probeArray(keys, Objects.requireNonNull(hashes, "hashes"));
+  }
+
+  /** keys: n keys in native memory (read in place, no copy). */
+  public JoinPairs probe(MemorySegment keys, long n) {
+    return probe(keys, MemorySegment.NULL, n);
+  }
+
+  /** As {@link #probe(MemorySegment, long)}; hashes: n longs from {@link #hash}, or NULL. */
+  public JoinPairs probe(MemorySegment keys, MemorySegment hashes, long n) {
+    checkCount(n);
+    MemorySegment k = host(keys, "keys", n * width());
+    MemorySegment h = isAbsent(hashes) ? MemorySegment.NULL : host(hashes, "hashes", n * 8);
+    return locked(() -> probeInto(k, h, n));
+  }
+
+  /**
+   * Writes the pairs into probeRows/buildRows (native memory, room for capacity ints each) when they
+   * fit; returns the number of pairs (more than capacity: nothing was written).
+   */
+  public long probe(MemorySegment keys, MemorySegment hashes, long n, MemorySegment probeRows,
+      MemorySegment buildRows, long capacity) {
+    checkCount(n);
+    checkCount(capacity);
+    MemorySegment k = host(keys, "keys", n * width());
+    MemorySegment h = isAbsent(hashes) ? MemorySegment.NULL : host(hashes, "hashes", n * 8);
+    MemorySegment p = host(probeRows, "probeRows", capacity * 4);
+    MemorySegment b = host(buildRows, "buildRows", capacity * 4);
+    return locked(() -> Native.joinProbe(handle, k, h, n, p, b, capacity, Native.MEM_HOST));
+  }
+
+  /**
+   * Device columns: writes the pairs into probeRows/buildRows (room for their byteSize / 4 pairs) when
+   * they fit; returns the number of pairs (more than the room: nothing was written).
+   */
+  public long probe(DeviceBuffer keys, long n, DeviceBuffer probeRows, DeviceBuffer buildRows) {
+    return probe(keys, null, n, probeRows, buildRows);
+  }
+
+  /** As {@link #probe(DeviceBuffer, long, DeviceBuffer, DeviceBuffer)}; hashes: n longs from hash, or null. */
+  public long probe(DeviceBuffer keys, DeviceBuffer hashes, long n, DeviceBuffer probeRows, DeviceBuffer buildRows) {
+    checkCount(n);
+    checkBuffer(keys, "keys", n * 4);
+    if (hashes != null) {
+      checkBuffer(hashes, "hashes", n * 8);
+    }
+    Objects.requireNonNull(probeRows, "probeRows");
+    Objects.requireNonNull(buildRows, "buildRows");
+    long capacity = Math.min(probeRows.byteSize(), buildRows.byteSize()) / 4;
+    return onDevice(keys, k -> {
+      MemorySegment h = hashes == null ? MemorySegment.NULL : hashes.acquire();
+      MemorySegment p = probeRows.acquire();
+      MemorySegment b = buildRows.acquire();
+      try {
+        return Native.joinProbe(handle, k, h, n, p, b, capacity, Native.MEM_DEVICE);
+      } finally {
+        buildRows.release();
+        probeRows.release();
+        if (hashes != null) {
+          hashes.release();
+        }
+      }
+    });
+  }
+
+  private JoinPairs probeArray(Object keys, long[] hashes) {
+    int n = length(keys);
+    checkHashes(hashes, n);
+    return locked(() -> {
+      return probeInto(staged(KEYS, keys), hashes == null ? MemorySegment.NULL : staged(HASHES, hashes), n);
+    });
+  }
+
+  /**
+   * One probe into library-sized outputs: a UNIQUE build never gives more pairs than probe rows, so
+   * capacity n does in one call; a MULTI build gets the exact count back and runs again with room.
+   */
+  private JoinPairs probeInto(MemorySegment keys, MemorySegment hashes, long n) {
+    // The room the scratch already has is used too: a MULTI build's second probe usually fits at once.
+    long capacity = Math.max(n, scratch[OUT_A] == null ? 0 : scratch[OUT_A].byteSize() / 4);
+    for (int attempt = 0; ; attempt++) {
+      MemorySegment p = scratch(OUT_A, 4 * capacity);
+      MemorySegment b = scratch(OUT_B, 4 * capacity);
+      long count = Native.joinProbe(handle, keys, hashes, n, p, b, capacity, Native.MEM_HOST);
+      if (count <= capacity) {
+        if (count > Integer.MAX_VALUE - 8) {
+          throw new InvalidArgumentException("the join gives " + count
+              + " pairs, more than a Java array holds: use the MemorySegment overload with capacity");
+        }
+        return new JoinPairs(p.asSlice(0, count * 4).toArray(JAVA_INT), b.asSlice(0, count * 4).toArray(JAVA_INT));
+      }
+      if (attempt > 0) {
+        throw new IllegalStateException("join probe needed " + count + " pairs after sizing for " + capacity);
+      }
+      capacity = count;
+    }
+  }
+
+  // ---- semi and anti joins -------------------------------------------------------------------
+
+  /** Probe rows with at least one match, ascending. */
+  public int[] semi(int[] keys) {
+    return semiArray(keys, false);
+  }
+
+  public int[] semi(long[] keys) {
+    return semiArray(keys, false);
+  }
+
+  /** Probe rows without a match, ascending. */
+  public int[] anti(int[] keys) {
+    return semiArray(keys, true);
+  }
+
+  public int[] anti(long[] keys) {
+    return semiArray(keys, true);
+  }
+
+  /** Semi (anti = false) or anti join of n keys in native memory; rows: room for n ints. Returns rows written. */
+  public long semi(MemorySegment keys, long n, boolean anti, MemorySegment rows) {
+    checkCount(n);
+    MemorySegment k = host(keys, "keys", n * width());
+    MemorySegment r = host(rows, "rows", n * 4);
+    return locked(() -> Native.joinSemi(handle, k, MemorySegment.NULL, n, anti, r, Native.MEM_HOST));
+  }
+
+  /** Device columns: rows needs room for n ints. Returns rows written. */
+  public long semi(DeviceBuffer keys, long n, boolean anti, DeviceBuffer rows) {
+    checkCount(n);
+    checkBuffer(keys, "keys", n * 4);
+    checkBuffer(rows, "rows", n * 4);
+    return onDevice(keys, k -> {
+      MemorySegment r = rows.acquire();
+      try {
+        return Native.joinSemi(handle, k, MemorySegment.NULL, n, anti, r, Native.MEM_DEVICE);
+      } finally {
+        rows.release();
+      }
+    });
+  }
+
+  private int[] semiArray(Object keys, boolean anti) {
+    int n = length(keys);
+    return locked(() -> {
+      MemorySegment r = scratch(OUT_A, 4L * n);
+      long count = Native.joinSemi(handle, staged(KEYS, keys), MemorySegment.NULL, n, anti, r, Native.MEM_HOST);
+      return r.asSlice(0, count * 4).toArray(JAVA_INT);
+    });
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  private interface Call<T> {
+    T run();
+  }
+
+  private interface DeviceCall {
+    long run(MemorySegment keys);
+  }
+
+  private <T> T locked(Call<T> call) {
+    lock.lock();
+    try {
+      if (closed) {
+        throw new IllegalStateException("join is closed");
+      }
+      return call.run();
+    } finally {
+      lock.unlock();
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  private long onDevice(DeviceBuffer keys, DeviceCall call) {
+    return locked(() -> {
+      MemorySegment k = keys.acquire();
+      try {
+        return call.run(k);
+      } finally {
+        keys.release();
+      }
+    });
+  }
+
+  /** Scratch segment `slot` of at least `bytes` bytes (called under the lock). */
+  private MemorySegment scratch(int slot, long bytes) {
+    MemorySegment s = scratch[slot];
+    if (s == null || s.byteSize() < bytes) {
+      s = Arena.ofAuto().allocate(Math.max(bytes, 64), 8);
+      scratch[slot] = s;
+    }
+    return s;
+  }
+
+  /** Copies an int[] or long[] into scratch slot `slot`. */
+  private MemorySegment staged(int slot, Object array) {
+    return switch (array) {
+      case int[] d -> {
+        MemorySegment s = scratch(slot, 4L * d.length);
+        MemorySegment.copy(d, 0, s, JAVA_INT, 0, d.length);
+        yield s;
+      }
+      case long[] d -> {
+        MemorySegment s = scratch(slot, 8L * d.length);
+        MemorySegment.copy(d, 0, s, JAVA_LONG, 0, d.length);
+        yield s;
+      }
+      default -> throw new IllegalArgumentException("not an int[] or long[]: " + array.getClass());
+    };
+  }
+
+  private int width() {
+    return keyBits / 8;
+  }
+
+  private int length(Object keys) {
+    Objects.requireNonNull(keys, "keys");
+    return switch (keys) {
+      case int[] d -> {
+        if (keyBits != 32) {
+          throw new InvalidArgumentException("this join has 64-bit keys: pass long[]");
+        }
+        yield d.length;
+      }
+      case long[] d -> {
+        if (keyBits != 64) {
+          throw new InvalidArgumentException("this join has 32-bit keys: pass int[]");
+        }
+        yield d.length;
+      }
+      default -> throw new IllegalArgumentException("not an int[] or long[]: " + keys.getClass());
+    };
+  }
+
+  private static void checkHashes(long[] hashes, int n) {
+    if (hashes != null && hashes.length != n) {
+      throw new InvalidArgumentException("hashes.length = " + hashes.length + " but keys.length = " + n);
+    }
+  }
+
+  private static MemorySegment ints(Arena a, int[] d) {
+    MemorySegment s = a.allocate(JAVA_INT, Math.max(d.length, 1));
+    MemorySegment.copy(d, 0, s, JAVA_INT, 0, d.length);
+    return s;
+  }
+
+  private static MemorySegment longs(Arena a, long[] d) {
+    MemorySegment s = a.allocate(JAVA_LONG, Math.max(d.length, 1));
+    MemorySegment.copy(d, 0, s, JAVA_LONG, 0, d.length);
+    return s;
+  }
+
+  private static void checkCount(long n) {
+    if (n < 0) {
+      throw new InvalidArgumentException("n must be >= 0, got " + n);
+    }
+    if (n > Long.MAX_VALUE / 8) {
+      throw new InvalidArgumentException("n is too large: " + n);
+    }
+  }
+
+  private static void checkBuffer(DeviceBuffer b, String name, long bytes) {
+    Objects.requireNonNull(b, name);
+    if (b.byteSize() < bytes) {
+      throw new InvalidArgumentException(name + " holds " + b.byteSize() + " bytes; needs " + bytes);
+    }
+  }
+
+  private static boolean isAbsent(MemorySegment s) {
+    return s == null || (s.isNative() && s.address() == 0);
+  }
+
+  /** A required native segment of at least `bytes` bytes (heap segments are rejected). */
+  private static MemorySegment host(MemorySegment s, String name, long bytes) {
+    Objects.requireNonNull(s, name);
+    if (!s.isNative()) {
+      throw new InvalidArgumentException(name + " is a heap segment; pass native (off-heap) memory or use the array overloads");
+    }
+    if (s.address() == 0 && bytes > 0) {
+      throw new InvalidArgumentException(name + " is MemorySegment.NULL");
+    }
+    if (s.byteSize() < bytes && s.address() != 0) {
+      throw new InvalidArgumentException(name + " holds " + s.byteSize() + " bytes; needs " + bytes);
+    }
+    return s;
+  }
+}

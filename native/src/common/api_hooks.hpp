@@ -1,0 +1,45 @@
+// What api.cpp shares with the other C-API files (join/): a table handle's parts and this thread's
+// error message, plus the guard that maps exceptions to statuses the same way api.cpp does.
+#pragma once
+#include <mutex>
+#include <new>
+#include <string>
+
+#include "common/error.hpp"
+#include "common/table.hpp"
+#include "wixlib.h"
+
+namespace wx::api {
+
+std::string& last_error();  // this thread's wx_last_error() text
+Table& table_of(wx_table* t);
+std::mutex& mutex_of(wx_table* t);
+void* stream_of(wx_table* t);  // the table's own CUDA stream (device tables)
+const wx_config& config_of(wx_table* t);
+
+// Runs f, mapping exceptions to a status and this thread's message.
+template <typename F>
+int32_t guarded(F&& f) {
+  try {
+    last_error().clear();
+    return f();
+  } catch (const Error& e) {
+    last_error() = e.what();
+    return e.status();
+  } catch (const std::bad_alloc&) {
+    last_error() = "host memory allocation failed";
+    return WX_ERR_OUT_OF_MEMORY;
+  } catch (const std::exception& e) {
+    last_error() = std::string("internal error: ") + e.what();
+    return WX_ERR_INTERNAL;
+  } catch (...) {
+    last_error() = "internal error: unknown exception";
+    return WX_ERR_INTERNAL;
+  }
+}
+
+inline void require(bool cond, const std::string& message) {
+  if (!cond) fail(WX_ERR_INVALID_ARGUMENT, message);
+}
+
+}  // namespace wx::api

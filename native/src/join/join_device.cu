@@ -1,0 +1,417 @@
+// The join engine of GPU tables (GLHT, Hive; 32-bit keys): see join.hpp. Build: stable radix sort of
+// (key, row) pairs into groups (MULTI) or one insert of key -> row (UNIQUE). Probe: the table's find,
+// then count kernel, exclusive scan (cub) and write kernel. Scratch arrays are kept between calls
+// (grown, never shrunk) so a timed probe does no allocation.
+#include <cub/cub.cuh>
+
+#include <string>
+
+#include "common/cuda_util.cuh"
+#include "join/join.hpp"
+
+namespace wx::join {
+
+namespace {
+
+constexpr int kBlock = 256;
+constexpr uint32_t kNone = 0xFFFFFFFFu;  // find's not-found value: no row / no group
+constexpr unsigned long long kNoIndex = ~0ull;
+
+unsigned grid_for(uint64_t n) { return unsigned(n ? (n + kBlock - 1) / kBlock : 1); }
+
+__device__ __forceinline__ uint64_t index() { return uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
+
+__global__ void k_iota(uint32_t* v, uint64_t n) {
+  const uint64_t i = index();
+  if (i < n) v[i] = uint32_t(i);
+}
+
+// *first = lowest index i with keys[i] reserved (kNoIndex when none).
+__global__ void k_first_reserved(const uint32_t* keys, uint64_t n, unsigned long long* first) {
+  const uint64_t i = index();
+  if (i < n && keys[i] >= WX_KEY32_TOMBSTONE) atomicMin(first, (unsigned long long)i);
+}
+
+// *first = lowest index i with outcomes[i] == which.
+__global__ void k_first_outcome(const uint8_t* outcomes, uint64_t n, uint8_t which, unsigned long long* first) {
+  const uint64_t i = index();
+  if (i < n && outcomes[i] == which) atomicMin(first, (unsigned long long)i);
+}
+
+// *first = lowest index i with keys[i] == key.
+__global__ void k_first_equal(const uint32_t* keys, uint64_t n, uint32_t key, unsigned long long* first) {
+  const uint64_t i = index();
+  if (i < n && keys[i] == key) atomicMin(first, (unsigned long long)i);
+}
+
+__global__ void k_heads(const uint32_t* sorted, uint64_t n, uint32_t* head) {
+  const uint64_t i = index();
+  if (i < n) head[i] = i == 0 || sorted[i] != sorted[i - 1];
+}
+
+// gid = inclusive scan of the heads: group g (= gid - 1) starts at its head.
+__global__ void k_groups(const uint32_t* sorted, const uint32_t* head, const uint32_t* gid, uint64_t n,
+                         uint32_t* offsets, uint32_t* distinct) {
+  const uint64_t i = index();
+  if (i < n && head[i]) {
+    offsets[gid[i] - 1] = uint32_t(i);
+    distinct[gid[i] - 1] = sorted[i];
+  }
+}
+
+__global__ void k_set(uint32_t* p, uint32_t v) { *p = v; }
+
+// Matches of each probe row; mode 0: pairs, 1: has a match (semi), 2: has none (anti). found[i] is a
+// build row (UNIQUE) or group (MULTI) below `limit`, or kNone; anything else is a table fault: counted
+// in *faults (the host then fails the call) and never used as an index.
+__global__ void k_count(const uint32_t* keys, const uint32_t* found, const uint32_t* offsets, uint64_t limit,
+                        uint64_t n, int mode, unsigned long long* cnt, unsigned long long* faults) {
+  const uint64_t i = index();
+  if (i >= n) return;
+  const uint32_t g = found[i];
+  // A reserved probe key matches nothing, whatever the table wrote for it.
+  uint64_t m = 0;
+  if (g != kNone && keys[i] < WX_KEY32_TOMBSTONE) {
+    if (g < limit) m = offsets ? offsets[g + 1] - offsets[g] : 1;
+    else atomicAdd(faults, 1ull);
+  }
+  cnt[i] = mode == 0 ? m : mode == 1 ? (m > 0) : (m == 0);
+}
+
+__global__ void k_write_pairs(const uint32_t* found, const uint32_t* offsets, const uint32_t* rows,
+                              const unsigned long long* pos, const unsigned long long* cnt, uint64_t n,
+                              uint32_t* probe_rows, uint32_t* build_rows) {
+  const uint64_t i = index();
+  if (i >= n) return;
+  const uint64_t c = cnt[i];
+  if (c == 0) return;
+  const uint64_t o = pos[i];
+  const uint32_t g = found[i];
+  if (!offsets) {
+    probe_rows[o] = uint32_t(i);
+    build_rows[o] = g;
+    return;
+  }
+  const uint32_t* r = rows + offsets[g];
+  for (uint64_t j = 0; j < c; ++j) {
+    probe_rows[o + j] = uint32_t(i);
+    build_rows[o + j] = r[j];
+  }
+}
+
+__global__ void k_write_rows(const unsigned long long* pos, const unsigned long long* cnt, uint64_t n, uint32_t* rows) {
+  const uint64_t i = index();
+  if (i < n && cnt[i]) rows[pos[i]] = uint32_t(i);
+}
+
+// A device array kept between calls: grown on demand, never shrunk.
+template <typename T>
+struct Scratch {
+  DeviceArray<T> a;
+  T* get(uint64_t n) {
+    if (a.size() < n) {
+      a.reset();
+      a = DeviceArray<T>(n);
+    }
+    return a.get();
+  }
+};
+
+class DeviceEngine final : public Engine {
+ public:
+  DeviceEngine(const TableMaker& make_table, int device, int32_t build, const void* keys, uint64_t n, int32_t mem,
+               void* stream)
+      : device_(device), multi_(build == WX_JOIN_MULTI), rows_(n) {
+    DeviceScope scope(device_);
+    WX_CUDA(cudaEventCreate(&ev0_));
+    WX_CUDA(cudaEventCreate(&ev1_));
+    cudaStream_t st = static_cast<cudaStream_t>(stream);
+    if (n == 0) {
+      table_ = &make_table(1);
+      return;
+    }
+    const uint32_t* dk = static_cast<const uint32_t*>(keys);
+    DeviceArray<uint32_t> staged;
+    if (mem == WX_MEM_HOST) {
+      staged = DeviceArray<uint32_t>(n);
+      WX_CUDA(cudaMemcpyAsync(staged.get(), keys, n * 4, cudaMemcpyHostToDevice, st));
+      dk = staged.get();
+    }
+    const uint64_t bad = first_index([&](unsigned long long* f) {
+      k_first_reserved<<<grid_for(n), kBlock, 0, st>>>(dk, n, f);
+    }, st);
+    if (bad != kNoIndex)
+      fail(WX_ERR_INVALID_KEY, "build key at row " + std::to_string(bad) + " is a reserved value; nothing was built");
+    if (multi_) build_groups(make_table, dk, n, st);
+    else build_unique(make_table, dk, n, st);
+  }
+
+  ~DeviceEngine() override {
+    if (ev0_) cudaEventDestroy(ev0_);
+    if (ev1_) cudaEventDestroy(ev1_);
+  }
+
+  uint64_t count(const Probe& p) override {
+    DeviceScope scope(device_);
+    cudaStream_t st = static_cast<cudaStream_t>(p.stream);
+    const uint32_t* keys = lookup(p, st);
+    if (p.n == 0) {
+      finish(st);
+      return last_matches_ = 0;
+    }
+    unsigned long long* cnt = counts(keys, p.n, 0, st);
+    unsigned long long* total = total_.get(1);
+    size_t bytes = 0;
+    WX_CUDA(cub::DeviceReduce::Sum(nullptr, bytes, cnt, total, p.n, st));
+    WX_CUDA(cub::DeviceReduce::Sum(temp_.get(bytes), bytes, cnt, total, p.n, st));
+    WX_CUDA(cudaEventRecord(ev1_, st));
+    unsigned long long t = 0, faults = 0;
+    WX_CUDA(cudaMemcpyAsync(&t, total, 8, cudaMemcpyDeviceToHost, st));
+    WX_CUDA(cudaMemcpyAsync(&faults, faults_.a.get(), 8, cudaMemcpyDeviceToHost, st));
+    finish(st);
+    check_faults(faults);
+    return last_matches_ = t;
+  }
+
+  uint64_t probe(const Probe& p, uint32_t* probe_rows, uint32_t* build_rows, uint64_t capacity) override {
+    DeviceScope scope(device_);
+    cudaStream_t st = static_cast<cudaStream_t>(p.stream);
+    const uint32_t* keys = lookup(p, st);
+    const uint64_t total = scan(keys, p.n, 0, st);
+    if (total > 0 && total <= capacity) {
+      uint32_t* pr = p.mem == WX_MEM_DEVICE ? probe_rows : out_a_.get(total);
+      uint32_t* br = p.mem == WX_MEM_DEVICE ? build_rows : out_b_.get(total);
+      k_write_pairs<<<grid_for(p.n), kBlock, 0, st>>>(found_.a.get(), multi_ ? offsets_.get() : nullptr, rows_arr_.get(),
+                                                      pos_.a.get(), cnt_.a.get(), p.n, pr, br);
+      WX_CUDA_LAUNCHED("k_write_pairs");
+      WX_CUDA(cudaEventRecord(ev1_, st));
+      if (p.mem == WX_MEM_HOST) {
+        WX_CUDA(cudaMemcpyAsync(probe_rows, pr, total * 4, cudaMemcpyDeviceToHost, st));
+        WX_CUDA(cudaMemcpyAsync(build_rows, br, total * 4, cudaMemcpyDeviceToHost, st));
+      }
+    }
+    finish(st);
+    return last_matches_ = total;
+  }
+
+  uint64_t semi(const Probe& p, bool anti, uint32_t* rows) override {
+    DeviceScope scope(device_);
+    cudaStream_t st = static_cast<cudaStream_t>(p.stream);
+    const uint32_t* keys = lookup(p, st);
+    const uint64_t total = scan(keys, p.n, anti ? 2 : 1, st);
+    if (total > 0) {
+      uint32_t* out = p.mem == WX_MEM_DEVICE ? rows : out_a_.get(total);
+      k_write_rows<<<grid_for(p.n), kBlock, 0, st>>>(pos_.a.get(), cnt_.a.get(), p.n, out);
+      WX_CUDA_LAUNCHED("k_write_rows");
+      WX_CUDA(cudaEventRecord(ev1_, st));
+      if (p.mem == WX_MEM_HOST) WX_CUDA(cudaMemcpyAsync(rows, out, total * 4, cudaMemcpyDeviceToHost, st));
+    }
+    finish(st);
+    return last_matches_ = total;
+  }
+
+  void stats(wx_join_stats* s) override {
+    wx_stats ts{};
+    table_->stats(&ts);
+    s->build_rows = rows_;
+    s->distinct_keys = distinct_;
+    s->bytes = ts.bytes + offsets_.bytes() + rows_arr_.bytes() + keys_.a.bytes() + hashes_.a.bytes() + found_.a.bytes() +
+               cnt_.a.bytes() + pos_.a.bytes() + out_a_.a.bytes() + out_b_.a.bytes() + temp_.a.bytes();
+    s->last_matches = last_matches_;
+    s->last_table_ms = last_table_ms_;
+    s->last_kernel_ms = last_ms_;
+  }
+
+ private:
+  // Runs launch(first) on a fresh device word set to kNoIndex and returns the index it found.
+  template <typename F>
+  uint64_t first_index(F&& launch, cudaStream_t st) {
+    unsigned long long* d = total_.get(1);
+    unsigned long long h = kNoIndex;
+    WX_CUDA(cudaMemcpyAsync(d, &h, 8, cudaMemcpyHostToDevice, st));
+    launch(d);
+    WX_CUDA_LAUNCHED("first-index kernel");
+    WX_CUDA(cudaMemcpyAsync(&h, d, 8, cudaMemcpyDeviceToHost, st));
+    WX_CUDA(cudaStreamSynchronize(st));
+    return h;
+  }
+
+  void insert(const uint32_t* keys, const uint32_t* values, uint8_t* outcomes, uint64_t n, cudaStream_t st) {
+    Batch b;
+    b.keys = keys;
+    b.values_in = values;
+    b.outcomes = outcomes;
+    b.n = n;
+    b.stream = st;
+    const BatchResult r = table_->insert(b);
+    if (r.full > 0)
+      fail(WX_ERR_FULL, std::to_string(r.full) + " build keys found no room (table not allowed to grow, or out of memory)");
+  }
+
+  void build_unique(const TableMaker& make_table, const uint32_t* keys, uint64_t n, cudaStream_t st) {
+    table_ = &make_table(n);
+    DeviceArray<uint32_t> rows(n);
+    DeviceArray<uint8_t> out(n);
+    k_iota<<<grid_for(n), kBlock, 0, st>>>(rows.get(), n);
+    WX_CUDA_LAUNCHED("k_iota");
+    insert(keys, rows.get(), out.get(), n, st);
+    const uint64_t dup = first_index([&](unsigned long long* f) {
+      k_first_outcome<<<grid_for(n), kBlock, 0, st>>>(out.get(), n, WX_OUT_PRESENT, f);
+    }, st);
+    if (dup != kNoIndex) {
+      uint32_t key = 0;
+      WX_CUDA(cudaMemcpy(&key, keys + dup, 4, cudaMemcpyDeviceToHost));
+      const uint64_t first = first_index([&](unsigned long long* f) {
+        k_first_equal<<<grid_for(n), kBlock, 0, st>>>(keys, n, key, f);
+      }, st);
+      const uint64_t other = first_index([&](unsigned long long* f) {
+        k_first_equal<<<grid_for(n - first - 1), kBlock, 0, st>>>(keys + first + 1, n - first - 1, key, f);
+      }, st);
+      fail(WX_ERR_INVALID_ARGUMENT, "build key " + std::to_string(key) + " appears at rows " + std::to_string(first) +
+                                        " and " + std::to_string(first + 1 + other) +
+                                        ": a UNIQUE build needs distinct keys (use WX_JOIN_MULTI)");
+    }
+    distinct_ = n;
+  }
+
+  void build_groups(const TableMaker& make_table, const uint32_t* keys, uint64_t n, cudaStream_t st) {
+    DeviceArray<uint32_t> iota(n), sorted(n), head(n), gid(n);
+    rows_arr_ = DeviceArray<uint32_t>(n);
+    k_iota<<<grid_for(n), kBlock, 0, st>>>(iota.get(), n);
+    WX_CUDA_LAUNCHED("k_iota");
+    // LSD radix sort is stable: the rows of one key stay ascending.
+    size_t bytes = 0;
+    WX_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted.get(), iota.get(), rows_arr_.get(), n, 0, 32, st));
+    WX_CUDA(cub::DeviceRadixSort::SortPairs(temp_.get(bytes), bytes, keys, sorted.get(), iota.get(), rows_arr_.get(), n, 0,
+                                            32, st));
+    k_heads<<<grid_for(n), kBlock, 0, st>>>(sorted.get(), n, head.get());
+    WX_CUDA_LAUNCHED("k_heads");
+    WX_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, head.get(), gid.get(), n, st));
+    WX_CUDA(cub::DeviceScan::InclusiveSum(temp_.get(bytes), bytes, head.get(), gid.get(), n, st));
+    uint32_t groups = 0;
+    WX_CUDA(cudaMemcpyAsync(&groups, gid.get() + n - 1, 4, cudaMemcpyDeviceToHost, st));
+    WX_CUDA(cudaStreamSynchronize(st));
+    distinct_ = groups;
+    offsets_ = DeviceArray<uint32_t>(uint64_t(groups) + 1);
+    DeviceArray<uint32_t> distinct(groups), values(groups);
+    DeviceArray<uint8_t> out(groups);
+    k_groups<<<grid_for(n), kBlock, 0, st>>>(sorted.get(), head.get(), gid.get(), n, offsets_.get(), distinct.get());
+    WX_CUDA_LAUNCHED("k_groups");
+    k_set<<<1, 1, 0, st>>>(offsets_.get() + groups, uint32_t(n));
+    WX_CUDA_LAUNCHED("k_set");
+    k_iota<<<grid_for(groups), kBlock, 0, st>>>(values.get(), groups);
+    WX_CUDA_LAUNCHED("k_iota");
+    table_ = &make_table(groups);
+    insert(distinct.get(), values.get(), out.get(), groups, st);
+    const uint64_t present = first_index([&](unsigned long long* f) {
+      k_first_outcome<<<grid_for(groups), kBlock, 0, st>>>(out.get(), groups, WX_OUT_PRESENT, f);
+    }, st);
+    if (present != kNoIndex) fail(WX_ERR_INTERNAL, "join build: a distinct key was reported present");
+  }
+
+  // Stages a host probe, records the start event, runs the table's find into found_. Returns the
+  // device keys.
+  const uint32_t* lookup(const Probe& p, cudaStream_t st) {
+    const uint32_t* keys = static_cast<const uint32_t*>(p.keys);
+    const uint64_t* hashes = p.hashes;
+    if (p.mem == WX_MEM_HOST && p.n) {
+      uint32_t* k = keys_.get(p.n);
+      WX_CUDA(cudaMemcpyAsync(k, keys, p.n * 4, cudaMemcpyHostToDevice, st));
+      keys = k;
+      if (hashes) {
+        uint64_t* h = hashes_.get(p.n);
+        WX_CUDA(cudaMemcpyAsync(h, hashes, p.n * 8, cudaMemcpyHostToDevice, st));
+        hashes = h;
+      }
+    }
+    found_.get(p.n);
+    cnt_.get(p.n);
+    pos_.get(p.n);
+    WX_CUDA(cudaEventRecord(ev0_, st));
+    WX_CUDA(cudaEventRecord(ev1_, st));
+    looked_up_ = false;
+    if (p.n == 0) return keys;
+    Batch b;
+    b.keys = keys;
+    b.values_out = found_.a.get();
+    b.n = p.n;
+    b.not_found = kNone;
+    b.stream = st;
+    if (hashes) table_->find_hashed(b, hashes);
+    else table_->find(b);  // reserved keys are counted invalid there; k_count ignores them
+    looked_up_ = true;
+    return keys;
+  }
+
+  // Launches k_count; its fault counter is faults_[0], read back by check_faults().
+  unsigned long long* counts(const uint32_t* keys, uint64_t n, int mode, cudaStream_t st) {
+    if (n) {
+      unsigned long long* f = faults_.get(1);
+      WX_CUDA(cudaMemsetAsync(f, 0, sizeof(unsigned long long), st));
+      k_count<<<grid_for(n), kBlock, 0, st>>>(keys, found_.a.get(), multi_ ? offsets_.get() : nullptr,
+                                              multi_ ? distinct_ : rows_, n, mode, cnt_.a.get(), f);
+      WX_CUDA_LAUNCHED("k_count");
+    }
+    return cnt_.a.get();
+  }
+
+  // After a synchronisation: fails the call if k_count saw a value that is no build row or group.
+  void check_faults(uint64_t faults) const {
+    if (faults)
+      fail(WX_ERR_INTERNAL, "join probe: the table returned " + std::to_string(faults) +
+                                " values that are no build row or group (a broken table)");
+  }
+
+  // Counts (mode as k_count), scans them into pos_, returns the total.
+  uint64_t scan(const uint32_t* keys, uint64_t n, int mode, cudaStream_t st) {
+    if (n == 0) return 0;
+    unsigned long long* cnt = counts(keys, n, mode, st);
+    size_t bytes = 0;
+    WX_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, cnt, pos_.a.get(), n, st));
+    WX_CUDA(cub::DeviceScan::ExclusiveSum(temp_.get(bytes), bytes, cnt, pos_.a.get(), n, st));
+    WX_CUDA(cudaEventRecord(ev1_, st));
+    unsigned long long last[3] = {0, 0, 0};
+    WX_CUDA(cudaMemcpyAsync(&last[0], pos_.a.get() + n - 1, 8, cudaMemcpyDeviceToHost, st));
+    WX_CUDA(cudaMemcpyAsync(&last[1], cnt + n - 1, 8, cudaMemcpyDeviceToHost, st));
+    WX_CUDA(cudaMemcpyAsync(&last[2], faults_.a.get(), 8, cudaMemcpyDeviceToHost, st));
+    WX_CUDA(cudaStreamSynchronize(st));
+    check_faults(last[2]);
+    return last[0] + last[1];
+  }
+
+  // Waits for the call; reads its times (the table's, after the timed span: stats may synchronise).
+  void finish(cudaStream_t st) {
+    WX_CUDA(cudaStreamSynchronize(st));
+    float ms = 0.f;
+    WX_CUDA(cudaEventElapsedTime(&ms, ev0_, ev1_));
+    last_ms_ = ms;
+    last_table_ms_ = 0.0;
+    if (looked_up_) {
+      wx_stats ts{};
+      table_->stats(&ts);
+      last_table_ms_ = ts.last_kernel_ms;
+    }
+  }
+
+  Table* table_ = nullptr;  // the join's table, made once the distinct keys are known
+  int device_;
+  bool multi_;
+  uint64_t rows_, distinct_ = 0, last_matches_ = 0;
+  double last_ms_ = 0.0, last_table_ms_ = 0.0;
+  bool looked_up_ = false;  // the last call ran a table find
+  cudaEvent_t ev0_ = nullptr, ev1_ = nullptr;
+  DeviceArray<uint32_t> offsets_, rows_arr_;  // MULTI: rows of group g = rows_arr_[offsets_[g] .. offsets_[g+1])
+  Scratch<uint32_t> keys_, found_, out_a_, out_b_;
+  Scratch<uint64_t> hashes_;
+  Scratch<unsigned long long> cnt_, pos_, total_, faults_;
+  Scratch<uint8_t> temp_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_device_engine(const TableMaker& make_table, int device, int32_t build, const void* keys,
+                                           uint64_t n, int32_t mem, void* stream) {
+  return std::make_unique<DeviceEngine>(make_table, device, build, keys, n, mem, stream);
+}
+
+}  // namespace wx::join
