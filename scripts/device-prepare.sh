@@ -33,7 +33,14 @@ tar -C "$carry" -czf "$carry/jre.tgz" jre && rm -rf "$carry/jre"
 if [ "${PREBUILD:-0}" = 1 ]; then
   cmake -S . -B build/cuda -DCMAKE_BUILD_TYPE=Release -DWIXLIB_CUDA=ON >/dev/null
   cmake --build build/cuda -j "$(nproc)"
+  # The device tool takes at most 64 MiB along (working tree + carry): PREBUILD_ONLY="gpu_a wixbench"
+  # packs only those test/bench binaries (each holds all kernels, ~7 MB).
+  files="native/tests/ native/bench/"
+  if [ -n "${PREBUILD_ONLY:-}" ]; then
+    files=""
+    for b in $PREBUILD_ONLY; do files="$files $(cd build/cuda && ls -d native/tests/$b native/bench/$b 2>/dev/null)"; done
+  fi
   tar -C build/cuda --exclude=CMakeFiles --exclude='*.cmake' --exclude=Makefile \
-    -czf "$carry/native-build.tgz" libwixlib.so native/tests/ native/bench/
+    -czf "$carry/native-build.tgz" libwixlib.so $files
 fi
 du -sh "$carry" >&2
