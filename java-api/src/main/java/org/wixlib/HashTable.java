@@ -11,7 +11,9 @@ import java.lang.ref.Reference;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntSupplier;
+import org.wixlib.internal.ArrayCalls;
 import org.wixlib.internal.HeapCalls;
+import org.wixlib.internal.StagedCalls;
 import org.wixlib.internal.Native;
 import org.wixlib.internal.Status;
 
@@ -43,8 +45,11 @@ import org.wixlib.internal.Status;
  * overloads). {@code DeviceBuffer}s must live on the table's device (GPU kinds).
  *
  * <p><b>Copies.</b> On GPU tables the array overloads hand the arrays to the library in place (no
- * off-heap copy; the library copies them to and from the device in chunks). While such a call runs
- * its thread holds back garbage collection; arrays above 2^24 elements are passed in slices of 2^24.
+ * off-heap copy; the library copies them to and from the device in chunks); such a call holds back
+ * garbage collection while it runs, so arrays above 2^24 elements go in slices of 2^24. On CPU tables
+ * the arrays go through an off-heap buffer of the table, reused by every call, in slices of 2^18
+ * elements (ordinary calls: garbage collection runs meanwhile). A call's slices run one after
+ * another, which is one of the orders a batch may take effect in.
  *
  * <p><b>Threads.</b> A table is thread-safe: calls from several threads are serialised (here and in
  * the library). {@link #close()} may be called from any thread; it waits for a running call to
@@ -72,6 +77,7 @@ public final class HashTable implements AutoCloseable {
     this.device = device;
     this.keyBits = keyBits;
     this.handle = handle;
+    this.calls = kind.isGpu() || inPlaceOnCpu ? HeapCalls.IN_PLACE : new StagedCalls();
     this.cleanable = Native.CLEANER.register(this, new Destroy(handle));
   }
 
@@ -376,28 +382,13 @@ public final class HashTable implements AutoCloseable {
       if (n == 0) {
         return;
       }
-      if (inPlace()) {
-        MemorySegment k = heap(keys);
-        MemorySegment v = values == null ? MemorySegment.NULL : heap(values);
-        MemorySegment o = outcomes == null ? MemorySegment.NULL : MemorySegment.ofArray(outcomes);
-        int w = width();
-        inSlices(n, outcomes != null, (off, m) -> assign
-            ? HeapCalls.insertOrAssign(handle, k.asSlice(off * w, m * w), slice(v, off * w, m * w), m, slice(o, off, m))
-            : HeapCalls.insert(handle, k.asSlice(off * w, m * w), slice(v, off * w, m * w), m, slice(o, off, m)));
-        return;
-      }
-      try (Arena a = Arena.ofConfined()) {
-        MemorySegment k = offHeap(a, keys);
-        MemorySegment v = values == null ? MemorySegment.NULL : offHeap(a, values);
-        MemorySegment o = a.allocate(n);
-        int st = assign ? Native.insertOrAssign(handle, k, v, n, o, Native.MEM_HOST)
-            : Native.insert(handle, k, v, n, o, Native.MEM_HOST);
-        WixlibException error = st == Status.OK ? null : Native.error(st);
-        if (outcomes != null) {
-          MemorySegment.copy(o, JAVA_BYTE, 0, outcomes, 0, n);
-        }
-        finish(error, outcomes != null, o, null, n);
-      }
+      MemorySegment k = heap(keys);
+      MemorySegment v = values == null ? MemorySegment.NULL : heap(values);
+      MemorySegment o = outcomes == null ? MemorySegment.NULL : MemorySegment.ofArray(outcomes);
+      int w = width();
+      inSlices(n, outcomes != null, (off, m) -> assign
+          ? calls.insertOrAssign(handle, k.asSlice(off * w, m * w), slice(v, off * w, m * w), m, slice(o, off, m))
+          : calls.insert(handle, k.asSlice(off * w, m * w), slice(v, off * w, m * w), m, slice(o, off, m)));
     } finally {
       release();
     }
@@ -415,20 +406,11 @@ public final class HashTable implements AutoCloseable {
       if (n == 0) {
         return;
       }
-      if (inPlace()) {
-        MemorySegment k = heap(keys);
-        MemorySegment v = heap(valuesOut);
-        int w = width();
-        inSlices(n, false, (off, m) -> HeapCalls.find(handle, k.asSlice(off * w, m * w), v.asSlice(off * w, m * w),
-            m, notFound));
-        return;
-      }
-      try (Arena a = Arena.ofConfined()) {
-        MemorySegment k = offHeap(a, keys);
-        MemorySegment v = a.allocate((long) width() * n, width());
-        Native.check(Native.find(handle, k, v, n, notFound, Native.MEM_HOST));
-        copyBack(v, valuesOut);
-      }
+      MemorySegment k = heap(keys);
+      MemorySegment v = heap(valuesOut);
+      int w = width();
+      inSlices(n, false, (off, m) -> calls.find(handle, k.asSlice(off * w, m * w), v.asSlice(off * w, m * w),
+          m, notFound));
     } finally {
       release();
     }
@@ -443,18 +425,11 @@ public final class HashTable implements AutoCloseable {
     checkKeys(keys);
     acquire();
     try {
-      if (n > 0 && inPlace()) {
+      if (n > 0) {
         MemorySegment k = heap(keys);
         MemorySegment f = MemorySegment.ofArray(found);
         int w = width();
-        inSlices(n, false, (off, m) -> HeapCalls.contains(handle, k.asSlice(off * w, m * w), f.asSlice(off, m), m));
-      } else if (n > 0) {
-        try (Arena a = Arena.ofConfined()) {
-          MemorySegment k = offHeap(a, keys);
-          MemorySegment f = a.allocate(n);
-          Native.check(Native.contains(handle, k, f, n, Native.MEM_HOST));
-          MemorySegment.copy(f, JAVA_BYTE, 0, found, 0, n);
-        }
+        inSlices(n, false, (off, m) -> calls.contains(handle, k.asSlice(off * w, m * w), f.asSlice(off, m), m));
       }
     } finally {
       release();
@@ -478,23 +453,11 @@ public final class HashTable implements AutoCloseable {
       if (n == 0) {
         return;
       }
-      if (inPlace()) {
-        MemorySegment k = heap(keys);
-        MemorySegment o = outcomes == null ? MemorySegment.NULL : MemorySegment.ofArray(outcomes);
-        int w = width();
-        inSlices(n, outcomes != null, (off, m) -> HeapCalls.erase(handle, k.asSlice(off * w, m * w), m,
-            slice(o, off, m)));
-        return;
-      }
-      try (Arena a = Arena.ofConfined()) {
-        MemorySegment k = offHeap(a, keys);
-        MemorySegment o = outcomes == null ? MemorySegment.NULL : a.allocate(n);
-        int st = Native.erase(handle, k, n, o, Native.MEM_HOST);
-        Native.check(st);
-        if (outcomes != null) {
-          MemorySegment.copy(o, JAVA_BYTE, 0, outcomes, 0, n);
-        }
-      }
+      MemorySegment k = heap(keys);
+      MemorySegment o = outcomes == null ? MemorySegment.NULL : MemorySegment.ofArray(outcomes);
+      int w = width();
+      inSlices(n, outcomes != null, (off, m) -> calls.erase(handle, k.asSlice(off * w, m * w), m,
+          slice(o, off, m)));
     } finally {
       release();
     }
@@ -521,30 +484,13 @@ public final class HashTable implements AutoCloseable {
       if (n == 0) {
         return;
       }
-      if (inPlace()) {
-        MemorySegment op = MemorySegment.ofArray(ops);
-        MemorySegment k = heap(keys);
-        MemorySegment v = heap(values);
-        MemorySegment o = outcomes == null ? MemorySegment.NULL : MemorySegment.ofArray(outcomes);
-        int w = width();
-        inSlices(n, outcomes != null, (off, m) -> HeapCalls.batch(handle, op.asSlice(off, m),
-            k.asSlice(off * w, m * w), v.asSlice(off * w, m * w), m, slice(o, off, m)));
-        return;
-      }
-      try (Arena a = Arena.ofConfined()) {
-        MemorySegment op = a.allocate(n);
-        MemorySegment.copy(ops, 0, op, JAVA_BYTE, 0, n);
-        MemorySegment k = offHeap(a, keys);
-        MemorySegment v = offHeap(a, values);
-        MemorySegment o = a.allocate(n);
-        int st = Native.batch(handle, op, k, v, n, o, Native.MEM_HOST);
-        WixlibException error = st == Status.OK ? null : Native.error(st);
-        copyBack(v, values);
-        if (outcomes != null) {
-          MemorySegment.copy(o, JAVA_BYTE, 0, outcomes, 0, n);
-        }
-        finish(error, outcomes != null, o, null, n);
-      }
+      MemorySegment op = MemorySegment.ofArray(ops);
+      MemorySegment k = heap(keys);
+      MemorySegment v = heap(values);
+      MemorySegment o = outcomes == null ? MemorySegment.NULL : MemorySegment.ofArray(outcomes);
+      int w = width();
+      inSlices(n, outcomes != null, (off, m) -> calls.batch(handle, op.asSlice(off, m),
+          k.asSlice(off * w, m * w), v.asSlice(off * w, m * w), m, slice(o, off, m)));
     } finally {
       release();
     }
@@ -579,31 +525,38 @@ public final class HashTable implements AutoCloseable {
     return keyBits / 8;
   }
 
-  // ---- GPU tables: arrays passed in place ------------------------------------------------------
+  // ---- arrays, a slice at a time ------------------------------------------------------------------
 
-  /** Tests: route CPU tables through the in-place path too, and cut it into slices this small. */
+  /** Elements per call on CPU tables: bounds the table's staging buffer (StagedCalls). */
+  static final int CPU_SLICE_ELEMENTS = 1 << 18;
+
+  /** How array slices reach the library: in place (GPU tables) or through a reused buffer (CPU). */
+  private final ArrayCalls calls;
+
+  /** Tests: CPU tables made from now on pass arrays in place too (HeapCalls runs on every machine). */
   static volatile boolean inPlaceOnCpu;
-  static volatile int sliceElements = HeapCalls.MAX_ELEMENTS;
 
-  /** GPU tables take arrays in place; CPU calls can run long, so they keep the off-heap copy. */
-  private boolean inPlace() {
-    return kind.isGpu() || inPlaceOnCpu;
+  /** Tests: cut every call into slices this small (0: the kind's default). */
+  static volatile int sliceOverride;
+
+  private int sliceElements() {
+    return sliceOverride > 0 ? sliceOverride : kind.isGpu() ? HeapCalls.MAX_ELEMENTS : CPU_SLICE_ELEMENTS;
   }
 
-  /** One in-place native call over elements [off, off + m) of the arrays; returns its status. */
+  /** One native call over elements [off, off + m) of the arrays; returns its status. */
   private interface SliceCall {
     int run(long off, long m);
   }
 
   /**
-   * Runs {@code call} over slices of at most {@link HeapCalls#MAX_ELEMENTS} elements (one slice for
-   * all but huge arrays). FULL of a slice is collected (its other elements were applied, and so are
+   * Runs {@code call} over slices of at most {@link #sliceElements()} elements (GPU tables: one slice
+   * for all but huge arrays). FULL of a slice is collected (its other elements were applied, and so are
    * the next slices'), like one native call of all n; any other failure throws at once.
    */
   private void inSlices(long n, boolean callerHasOutcomes, SliceCall call) {
     long full = 0;
     WixlibException fullError = null;
-    int slice = sliceElements;
+    int slice = sliceElements();
     for (long off = 0; off < n; off += slice) {
       long m = Math.min(slice, n - off);
       int st = call.run(off, m);
@@ -647,26 +600,6 @@ public final class HashTable implements AutoCloseable {
 
   private static MemorySegment slice(MemorySegment s, long offset, long bytes) {
     return s == MemorySegment.NULL ? s : s.asSlice(offset, bytes);
-  }
-
-  private static MemorySegment offHeap(Arena a, Object array) {
-    return switch (array) {
-      case int[] d -> ints(a, d);
-      case long[] d -> {
-        MemorySegment s = a.allocate(JAVA_LONG, d.length);
-        MemorySegment.copy(d, 0, s, JAVA_LONG, 0, d.length);
-        yield s;
-      }
-      default -> throw new IllegalArgumentException("not an int[] or long[]: " + array.getClass());
-    };
-  }
-
-  private static void copyBack(MemorySegment s, Object array) {
-    switch (array) {
-      case int[] d -> MemorySegment.copy(s, JAVA_INT, 0, d, 0, d.length);
-      case long[] d -> MemorySegment.copy(s, JAVA_LONG, 0, d, 0, d.length);
-      default -> throw new IllegalArgumentException("not an int[] or long[]: " + array.getClass());
-    }
   }
 
   // ---- host MemorySegment overloads ------------------------------------------------------------
@@ -1221,9 +1154,4 @@ public final class HashTable implements AutoCloseable {
     return s;
   }
 
-  private static MemorySegment ints(Arena a, int[] data) {
-    MemorySegment s = a.allocate(JAVA_INT, data.length);
-    MemorySegment.copy(data, 0, s, JAVA_INT, 0, data.length);
-    return s;
-  }
 }

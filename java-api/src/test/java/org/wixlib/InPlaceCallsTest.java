@@ -10,21 +10,28 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The in-place array path (critical downcalls on heap arrays, cut into slices) that GPU tables take,
- * routed here through CPU tables so it runs on every machine; slices of 1000 elements so that calls
- * span many of them. Results against java.util.HashMap (RoundTrip), FULL counted over slices.
+ * The array paths, a slice at a time: in place (critical downcalls on the heap arrays: what GPU
+ * tables take, routed here through CPU tables so it runs on every machine) and, in
+ * {@link StagedCallsTest}, through the CPU table's reused off-heap buffer. Slices of 1000 elements so
+ * that calls span many of them. Results against java.util.HashMap (RoundTrip), FULL counted over
+ * slices.
  */
 class InPlaceCallsTest {
+  /** Which path the tables of this class take. */
+  boolean inPlace() {
+    return true;
+  }
+
   @BeforeEach
-  void inPlace() {
-    HashTable.inPlaceOnCpu = true;
-    HashTable.sliceElements = 1000;
+  void slices() {
+    HashTable.inPlaceOnCpu = inPlace();
+    HashTable.sliceOverride = 1000;
   }
 
   @AfterEach
   void restore() {
     HashTable.inPlaceOnCpu = false;
-    HashTable.sliceElements = org.wixlib.internal.HeapCalls.MAX_ELEMENTS;
+    HashTable.sliceOverride = 0;
   }
 
   @Test
@@ -36,7 +43,7 @@ class InPlaceCallsTest {
 
   @Test
   void oneSliceAndEmptyCalls() {
-    HashTable.sliceElements = org.wixlib.internal.HeapCalls.MAX_ELEMENTS;
+    HashTable.sliceOverride = org.wixlib.internal.HeapCalls.MAX_ELEMENTS;
     try (HashTable t = HashTableCpuTest.cpu(64)) {
       t.insert(new int[0], null);
       t.insert(new int[] {3, 4}, null);

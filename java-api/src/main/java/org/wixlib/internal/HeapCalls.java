@@ -14,14 +14,17 @@ import org.wixlib.internal.ffi.wixlib_h;
  * differs.
  *
  * <p>A critical call keeps its thread from reaching a safepoint until it returns, so garbage
- * collection waits for it. The facade therefore uses these only for GPU tables (where a call of
- * {@link #MAX_ELEMENTS} elements is a few milliseconds of copies and kernels) and splits larger
- * arrays into calls of at most {@link #MAX_ELEMENTS} elements. The arrays must be host memory
+ * collection waits for it. The facade therefore keeps each call short: at most {@link #MAX_ELEMENTS}
+ * elements on GPU tables (a few milliseconds of copies and kernels), fewer on CPU tables (see
+ * HashTable.CPU_SLICE_ELEMENTS). The arrays must be host memory
  * ({@code MEM_HOST}); results are in them when the call returns.
  */
-public final class HeapCalls {
+public final class HeapCalls implements ArrayCalls {
   /** Elements per critical call: bounds how long one call holds back safepoints. */
   public static final int MAX_ELEMENTS = 1 << 24;
+
+  /** The one instance (the calls keep no state). */
+  public static final HeapCalls IN_PLACE = new HeapCalls();
 
   private HeapCalls() {}
 
@@ -54,7 +57,8 @@ public final class HeapCalls {
     return new IllegalStateException("critical downcall failed", t);
   }
 
-  public static int insert(long table, MemorySegment keys, MemorySegment values, long n,
+  @Override
+  public int insert(long table, MemorySegment keys, MemorySegment values, long n,
       MemorySegment outcomes) {
     try {
       return (int) Handles.INSERT.invokeExact(ptr(table), keys, values, n, outcomes, Native.MEM_HOST,
@@ -64,7 +68,8 @@ public final class HeapCalls {
     }
   }
 
-  public static int insertOrAssign(long table, MemorySegment keys, MemorySegment values, long n,
+  @Override
+  public int insertOrAssign(long table, MemorySegment keys, MemorySegment values, long n,
       MemorySegment outcomes) {
     try {
       return (int) Handles.INSERT_OR_ASSIGN.invokeExact(ptr(table), keys, values, n, outcomes,
@@ -74,7 +79,8 @@ public final class HeapCalls {
     }
   }
 
-  public static int find(long table, MemorySegment keys, MemorySegment values, long n, long notFound) {
+  @Override
+  public int find(long table, MemorySegment keys, MemorySegment values, long n, long notFound) {
     try {
       return (int) Handles.FIND.invokeExact(ptr(table), keys, values, n, notFound, Native.MEM_HOST,
           MemorySegment.NULL);
@@ -83,7 +89,8 @@ public final class HeapCalls {
     }
   }
 
-  public static int contains(long table, MemorySegment keys, MemorySegment found, long n) {
+  @Override
+  public int contains(long table, MemorySegment keys, MemorySegment found, long n) {
     try {
       return (int) Handles.CONTAINS.invokeExact(ptr(table), keys, found, n, Native.MEM_HOST,
           MemorySegment.NULL);
@@ -92,7 +99,8 @@ public final class HeapCalls {
     }
   }
 
-  public static int erase(long table, MemorySegment keys, long n, MemorySegment outcomes) {
+  @Override
+  public int erase(long table, MemorySegment keys, long n, MemorySegment outcomes) {
     try {
       return (int) Handles.ERASE.invokeExact(ptr(table), keys, n, outcomes, Native.MEM_HOST,
           MemorySegment.NULL);
@@ -101,7 +109,8 @@ public final class HeapCalls {
     }
   }
 
-  public static int batch(long table, MemorySegment ops, MemorySegment keys, MemorySegment values,
+  @Override
+  public int batch(long table, MemorySegment ops, MemorySegment keys, MemorySegment values,
       long n, MemorySegment outcomes) {
     try {
       return (int) Handles.BATCH.invokeExact(ptr(table), ops, keys, values, n, outcomes, Native.MEM_HOST,

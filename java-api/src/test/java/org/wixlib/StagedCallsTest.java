@@ -1,0 +1,9 @@
+package org.wixlib;
+
+/** {@link InPlaceCallsTest}'s cases on the CPU tables' own path: the reused off-heap buffer. */
+class StagedCallsTest extends InPlaceCallsTest {
+  @Override
+  boolean inPlace() {
+    return false;
+  }
+}
