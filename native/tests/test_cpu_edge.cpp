@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "suite/linearizability.hpp"
 #include "common/table.hpp"
 #include "cpu/cpu_table.hpp"
 #include "wixlib.h"
@@ -176,7 +177,7 @@ void grow_never_reports_full() {
     placed += out[i] == WX_OUT_INSERTED;
     full += out[i] == WX_OUT_FULL;
   }
-  CHECK(placed > 64 && placed <= cap && size_of(t) == placed);
+  CHECK(placed > 64 && placed <= cap + 64 && size_of(t) == placed);  // + the 64-slot overflow stash
   wx_stats s;
   CHECK_OK(wx_stats_get(t, &s));
   CHECK(s.failed_inserts == full && s.capacity == cap && s.resizes == 0);
@@ -190,18 +191,19 @@ void grow_never_reports_full() {
   CHECK_OK(wx_table_destroy(t));
 }
 
-// 40 keys sharing one home: only H = 32 fit its neighbourhood.
+// 112 keys sharing one home: H = 32 fit its neighbourhood, 64 the overflow stash (its size at 2^12
+// homes), the last 16 nowhere.
 void crafted_collisions() {
   const uint64_t buckets = 1 << 12;
   Keys same;
-  for (uint32_t k = 0; same.size() < 40; ++k)
+  for (uint32_t k = 0; same.size() < 112; ++k)
     if (home_of(k, 1 << 20) == 77u << 8) same.push_back(k);  // home 77 at 2^12 homes; one home up to 2^20
   wx_config c;
   wx_config_init(&c, WX_KIND_CPU);
   c.capacity = buckets / 2;
   c.max_load_factor = 0.5;
   c.grow = WX_GROW_NEVER;
-  c.threads = 3;
+  c.threads = 1;  // in order: same[0..31] in the neighbourhood, [32..95] in the stash, [96..111] FULL
   std::unique_ptr<wx::Table> t(wx::make_cpu_table(c));
   auto* cpu = dynamic_cast<wx::cpu::CpuTable<wx::cpu::Kv32>*>(t.get());
   CHECK(cpu != nullptr && t->capacity() == buckets + 32);
@@ -221,12 +223,19 @@ void crafted_collisions() {
   out.assign(same.size(), 0);
   b.keys = same.data(), b.values_in = vals.data(), b.n = same.size(), b.outcomes = out.data();
   r = t->insert(b);
-  CHECK_MSG(r.full == 8, "full = %llu", (unsigned long long)r.full);
-  CHECK(std::count(out.begin(), out.end(), uint8_t(WX_OUT_INSERTED)) == 32);
+  CHECK_MSG(r.full == 16, "full = %llu", (unsigned long long)r.full);
+  CHECK(std::count(out.begin(), out.end(), uint8_t(WX_OUT_INSERTED)) == 96);
   CHECK_MSG(cpu->check_invariants().empty(), "%s", cpu->check_invariants().c_str());
   wx_stats s{};
   t->stats(&s);
-  CHECK(s.displacements > 0 && s.failed_inserts == 8);
+  CHECK(s.displacements > 0 && s.failed_inserts == 16);
+  // Inserting them again: the placed ones (stash included) are PRESENT, no second copy anywhere.
+  Bytes again(same.size());
+  b.outcomes = again.data();
+  t->insert(b);
+  for (size_t i = 0; i < same.size(); ++i)
+    CHECK(again[i] == (out[i] == WX_OUT_INSERTED ? WX_OUT_PRESENT : WX_OUT_FULL));
+  b.outcomes = out.data();
   // Every placed key, and every filler, is found with its value.
   Keys got(same.size());
   b = wx::Batch();
@@ -237,20 +246,42 @@ void crafted_collisions() {
   b.keys = filler.data(), b.values_out = got.data(), b.n = filler.size();
   t->find(b);
   CHECK(got == filler);
-  // Delete the home's first key and insert a new colliding one: it must reuse the neighbourhood.
-  uint32_t gone = same[0];
+  // insert_or_assign reaches a stashed key (the 40th placed one) and a neighbourhood key.
+  {
+    uint32_t ks[2] = {same[0], same[39]}, vs[2] = {1000, 1039};
+    uint8_t os[2] = {0, 0};
+    b = wx::Batch();
+    b.keys = ks, b.values_in = vs, b.n = 2, b.outcomes = os;
+    t->insert_or_assign(b);
+    CHECK(os[0] == WX_OUT_ASSIGNED && os[1] == WX_OUT_ASSIGNED);
+    uint32_t gv[2] = {0, 0};
+    b = wx::Batch();
+    b.keys = ks, b.values_out = gv, b.n = 2, b.not_found = 999;
+    t->find(b);
+    CHECK(gv[0] == 1000 && gv[1] == 1039);
+  }
+  // Erase a neighbourhood key and a stashed key; both gone, the others intact.
+  {
+    uint32_t ks[2] = {same[0], same[39]};
+    uint8_t os[2] = {0, 0};
+    b = wx::Batch();
+    b.keys = ks, b.n = 2, b.outcomes = os;
+    t->erase(b);
+    CHECK_MSG(os[0] == WX_OUT_ERASED && os[1] == WX_OUT_ERASED && t->size() == filler.size() + 94, "erase %u %u size %llu", os[0],
+              os[1], (unsigned long long)t->size());
+    CHECK_MSG(cpu->check_invariants().empty(), "%s", cpu->check_invariants().c_str());
+  }
+  // Two new colliding keys take the freed neighbourhood slot and the freed stash slot.
+  Keys extra;
+  for (uint32_t k = same.back() + 1; extra.size() < 3; ++k)
+    if (home_of(k, buckets) == 77) extra.push_back(k);
+  Bytes eo(3);
   b = wx::Batch();
-  b.keys = &gone, b.n = 1;
-  t->erase(b);
-  uint32_t extra = 0;
-  for (uint32_t k = same.back() + 1;; ++k)
-    if (home_of(k, buckets) == 77) { extra = k; break; }
-  uint8_t o = 0;
-  b.keys = &extra, b.outcomes = &o;
+  b.keys = extra.data(), b.values_in = extra.data(), b.n = 3, b.outcomes = eo.data();
   r = t->insert(b);
-  CHECK(o == WX_OUT_INSERTED && r.full == 0);
+  CHECK(eo[0] == WX_OUT_INSERTED && eo[1] == WX_OUT_INSERTED && eo[2] == WX_OUT_FULL && r.full == 1);
   CHECK_MSG(cpu->check_invariants().empty(), "%s", cpu->check_invariants().c_str());
-  // Same collisions with growth allowed: the table doubles until they fit, nothing is FULL.
+  // Same collisions with growth allowed: the table grows until they fit, nothing is FULL.
   c.grow = WX_GROW_AUTO;
   std::unique_ptr<wx::Table> g(wx::make_cpu_table(c));
   out.assign(same.size(), 0);
@@ -258,9 +289,63 @@ void crafted_collisions() {
   b.keys = same.data(), b.values_in = vals.data(), b.n = same.size(), b.outcomes = out.data();
   r = g->insert(b);
   CHECK(r.full == 0 && g->size() == same.size() && g->capacity() > buckets + 32);
-  CHECK(std::count(out.begin(), out.end(), uint8_t(WX_OUT_INSERTED)) == 40);
+  CHECK(std::count(out.begin(), out.end(), uint8_t(WX_OUT_INSERTED)) == 112);
   auto* gc = dynamic_cast<wx::cpu::CpuTable<wx::cpu::Kv32>*>(g.get());
   CHECK_MSG(gc->check_invariants().empty(), "%s", gc->check_invariants().c_str());
+}
+
+// Concurrent mixed batches (4 threads) over 90 keys of one home: the neighbourhood and the overflow
+// stash are both in play; every batch is checked per key (ALGORITHMS.md §4) and the structure after it.
+void stash_under_concurrency() {
+  Keys same;
+  for (uint32_t k = 0; same.size() < 90; ++k)
+    if (home_of(k, 1 << 12) == 77) same.push_back(k);
+  wx_config c;
+  wx_config_init(&c, WX_KIND_CPU);
+  c.capacity = 1 << 11;
+  c.max_load_factor = 0.5;
+  c.grow = WX_GROW_NEVER;
+  c.threads = 4;
+  std::unique_ptr<wx::Table> t(wx::make_cpu_table(c));
+  auto* cpu = dynamic_cast<wx::cpu::CpuTable<wx::cpu::Kv32>*>(t.get());
+  CHECK(cpu != nullptr);
+  auto state = [&]() {
+    wxsuite::MapState m;
+    Keys k(t->size()), v(t->size());
+    const uint64_t n = t->retrieve_all(k.data(), v.data(), nullptr);
+    for (uint64_t i = 0; i < n; ++i) CHECK_MSG(m.map.emplace(k[i], v[i]).second, "key %u twice", k[i]);
+    return m;
+  };
+  uint64_t seed = 12345, next_value = 1;
+  auto rnd = [&](uint64_t bound) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (seed >> 33) % bound;
+  };
+  const uint64_t n = 20000;
+  for (int round = 0; round < 30; ++round) {
+    Keys keys(n), vals(n), before_vals;
+    Bytes ops(n), out(n, WX_OUT_NONE);
+    for (uint64_t i = 0; i < n; ++i) {
+      keys[i] = same[rnd(same.size())];
+      const uint64_t r = rnd(100);
+      ops[i] = r < 35 ? WX_OP_INSERT : r < 45 ? WX_OP_INSERT_OR_ASSIGN : r < 75 ? WX_OP_ERASE : WX_OP_FIND;
+      vals[i] = ops[i] == WX_OP_FIND ? 0xF00D0000u + uint32_t(i) : uint32_t(next_value++);
+    }
+    before_vals = vals;
+    wxsuite::MapState before = state();
+    wx::Batch b;
+    b.keys = keys.data(), b.values_in = vals.data(), b.values_out = vals.data(), b.ops = ops.data();
+    b.outcomes = out.data(), b.n = n;
+    t->batch(b);
+    wxsuite::MapState after = state();
+    wxsuite::BatchRecord rec;
+    rec.ops = ops.data(), rec.keys = keys.data(), rec.values_before = before_vals.data();
+    rec.values_after = vals.data(), rec.outcomes = out.data(), rec.n = n;
+    const wxsuite::Verdict v = wxsuite::check_linearizable(rec, before, after, /*allow_full=*/false);
+    if (!v.ok) wxsuite::print_verdict(v, "stash under concurrency");
+    CHECK_MSG(v.ok, "round %d", round);
+    CHECK_MSG(cpu->check_invariants().empty(), "%s", cpu->check_invariants().c_str());
+  }
 }
 
 void resize_and_clear() {
@@ -331,6 +416,7 @@ int main() {
   grows_under_load();
   grow_never_reports_full();
   crafted_collisions();
+  stash_under_concurrency();
   resize_and_clear();
   absurd_configs();
   std::printf("test_cpu_edge: OK\n");

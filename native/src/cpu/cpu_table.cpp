@@ -286,7 +286,7 @@ void CpuTable<KV>::rehash(uint64_t buckets) {
 template <typename KV>
 void CpuTable<KV>::stats(wx_stats* s) {
   s->size = size_;
-  s->capacity = core_->slot_count();
+  s->capacity = core_->array_count();
   s->bytes = core_->bytes() + sizeof(*this) + workers_.size() * sizeof(Worker);
   s->resizes = resizes_;
   s->displacements = displacements_;
@@ -354,9 +354,13 @@ std::string CpuTable<KV>::check_invariants() const {
     K k = KV::key(w);
     if (KV::reserved(k)) return "slot " + std::to_string(j) + " holds a reserved key";
     uint64_t h = c.home(k);
+    if (!seen.insert(k).second) return "key " + std::to_string(k) + " is stored twice";
+    if (j >= c.array_count()) {  // the stash: its home's overflow bit must be set
+      if (!c.overflowed(h)) return "key " + std::to_string(k) + " in the stash but home " + std::to_string(h) + " has no overflow bit";
+      continue;
+    }
     if (j < h || j - h >= kH) return "key " + std::to_string(k) + " at slot " + std::to_string(j) + " is outside the neighbourhood of home " + std::to_string(h);
     if (!(c.hop(h) >> (j - h) & 1)) return "key " + std::to_string(k) + " at slot " + std::to_string(j) + " has no hop bit";
-    if (!seen.insert(k).second) return "key " + std::to_string(k) + " is stored twice";
   }
   for (uint64_t h = 0; h < c.slot_count(); ++h) {
     for (uint32_t bm = c.hop(h); bm; bm &= bm - 1) {

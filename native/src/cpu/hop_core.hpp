@@ -2,9 +2,14 @@
 // per-bucket hop bitmaps (H = 32) and segment locks with timestamps. Per-element operations only;
 // the bulk drivers, growth and counters live in cpu_table.hpp.
 //
-// Layout: `buckets` homes (a power of two, home = hash & (buckets - 1)) and buckets + H slots: the
-// last H slots are padding so a neighbourhood never wraps. The free-slot search stops at the end of
-// the array (no wrap-around either).
+// Layout: `buckets` homes (any count: home = high 64 bits of hash * buckets) and buckets + H slots:
+// the last H slots are padding so a neighbourhood never wraps. The free-slot search stops at the end
+// of that array (no wrap-around either). After it, a small overflow stash of S slots (64..4096): a key
+// that no displacement can bring within H of its home goes there instead of forcing the whole table
+// to grow (H = 32 has a few such local clusters per 2^24 keys at load 0.8); its home's overflow bit
+// (one bit per bucket, set before the key is written, cleared only by clear()) tells lookups, erases
+// and inserts of that home to scan the stash too. Stash slots are claimed under the stash mutex and,
+// like every slot, written only by the holder of the key's home segment lock.
 //
 // Locking discipline (why it is safe):
 //  - Segment s = buckets [512 s, 512 (s+1)) (kSegShift). Lock s guards the hop bitmaps of its
@@ -26,6 +31,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 #include "common/error.hpp"
@@ -71,21 +77,27 @@ class HopCore {
   // Allocates and clears a table of `buckets` homes; throws OOM, old tables untouched.
   HopCore(uint64_t buckets, ThreadPool& pool) : buckets_(buckets) {
     if (buckets == 0 || buckets > kMaxBuckets) fail(WX_ERR_INVALID_ARGUMENT, "bucket count must be in [1, 2^40]");
-    slots_n_ = buckets + kH;
-    segs_n_ = ((slots_n_ - 1) >> kSegShift) + 1;
-    uint64_t total = slots_n_ * (sizeof(W) + sizeof(uint32_t)) + segs_n_ * sizeof(Segment);
+    array_n_ = buckets + kH;
+    stash_n_ = std::clamp<uint64_t>(buckets >> 16, 64, 4096);
+    slots_n_ = array_n_ + stash_n_;
+    segs_n_ = ((array_n_ - 1) >> kSegShift) + 1;
+    ovf_n_ = (buckets + 63) / 64;
+    uint64_t total = slots_n_ * (sizeof(W) + sizeof(uint32_t)) + segs_n_ * sizeof(Segment) + ovf_n_ * 8;
     if (total > physical_memory_bytes())
       fail(WX_ERR_OUT_OF_MEMORY, "a table of " + std::to_string(buckets) + " slots needs " + std::to_string(total) +
                                      " bytes, more than the machine's memory");
     slots_ = HostBuffer<W>(slots_n_);
     hop_ = HostBuffer<uint32_t>(slots_n_);
     segs_ = HostBuffer<Segment>(segs_n_);
+    ovf_ = HostBuffer<uint64_t>(ovf_n_);
     clear(pool);
   }
 
   uint64_t buckets() const { return buckets_; }
-  uint64_t slot_count() const { return slots_n_; }
-  uint64_t bytes() const { return slots_.bytes() + hop_.bytes() + segs_.bytes(); }
+  uint64_t slot_count() const { return slots_n_; }  // hopscotch array, then the stash
+  uint64_t array_count() const { return array_n_; }
+  bool overflowed(uint64_t h) const { return (load_acquire(&ovf_[h >> 6]) >> (h & 63)) & 1; }
+  uint64_t bytes() const { return slots_.bytes() + hop_.bytes() + segs_.bytes() + ovf_.bytes(); }
   W slot(uint64_t j) const { return KV::load(&slots_[j]); }
   uint32_t hop(uint64_t b) const { return load_relaxed(&hop_[b]); }
 
@@ -96,6 +108,7 @@ class HopCore {
       std::memset(hop_.data() + b, 0, (e - b) * sizeof(uint32_t));
     });
     std::memset(segs_.data(), 0, segs_n_ * sizeof(Segment));
+    std::memset(ovf_.data(), 0, ovf_n_ * sizeof(uint64_t));
   }
 
   // Multiply-high range reduction: uniform over any bucket count, no power of two needed.
@@ -144,12 +157,12 @@ class HopCore {
       }
       if (search(k, h, v)) return WX_OUT_FOUND;
       __atomic_thread_fence(__ATOMIC_ACQUIRE);
-      if (load_relaxed(&s.stamp) == t1) return WX_OUT_NOT_FOUND;
+      if (load_relaxed(&s.stamp) == t1) return stash_find(k, h, v);
     }
     lock_segment(s);
     bool hit = search(k, h, v);
     unlock_segment(s);
-    return hit ? WX_OUT_FOUND : WX_OUT_NOT_FOUND;
+    return hit ? uint8_t(WX_OUT_FOUND) : stash_find(k, h, v);
   }
 
   // Insert (assign = false: keep an existing value) or insert-or-assign. fresh = the caller knows
@@ -172,10 +185,16 @@ class HopCore {
         }
         bm &= bm - 1;
       }
+      const int64_t si = stash_index(k, h);
+      if (si >= 0) {
+        if (assign) KV::store(&slots_[array_n_ + si], KV::pack(k, v));
+        unlock_segment(segs_[s0]);
+        return assign ? WX_OUT_ASSIGNED : WX_OUT_PRESENT;
+      }
     }
     // Closest empty slot, locking each segment the walk enters.
     uint64_t hi = s0;
-    const uint64_t end = std::min(h + kMaxProbe, slots_n_);
+    const uint64_t end = std::min(h + kMaxProbe, array_n_);
     uint64_t j = h;
     for (; j < end; ++j) {
       if ((j >> kSegShift) != hi) lock_segment(segs_[++hi]);
@@ -190,6 +209,8 @@ class HopCore {
     if (result == WX_OUT_INSERTED) {
       KV::store(&slots_[j], KV::pack(k, v));
       store_release(&hop_[h], load_relaxed(&hop_[h]) | (1u << (j - h)));  // publishes the key
+    } else if (stash_put(h, KV::pack(k, v))) {
+      result = WX_OUT_INSERTED;
     }
     for (uint64_t s = hi + 1; s-- > s0;) unlock_segment(segs_[s]);
     return result;
@@ -212,11 +233,46 @@ class HopCore {
       }
       bm &= bm - 1;
     }
+    if (result == WX_OUT_NOT_FOUND) {
+      const int64_t si = stash_index(k, h);
+      if (si >= 0) {
+        KV::store(&slots_[array_n_ + si], KV::kEmptyWord);
+        result = WX_OUT_ERASED;
+      }
+    }
     unlock_segment(s);
     return result;
   }
 
  private:
+  // Stash slot of k (a key of home h), or -1; only scanned when h's overflow bit is set. A slot
+  // holding k means k is present at that instant; stash keys never move.
+  int64_t stash_index(K k, uint64_t h) const {
+    if (!overflowed(h)) return -1;
+    for (uint64_t i = 0; i < stash_n_; ++i)
+      if (KV::key(KV::load(&slots_[array_n_ + i])) == k) return int64_t(i);
+    return -1;
+  }
+  uint8_t stash_find(K k, uint64_t h, V* v) const {
+    const int64_t si = stash_index(k, h);
+    if (si < 0) return WX_OUT_NOT_FOUND;
+    W w = KV::load(&slots_[array_n_ + si]);
+    if (KV::key(w) != k) return WX_OUT_NOT_FOUND;  // erased since the scan
+    *v = KV::value(w);
+    return WX_OUT_FOUND;
+  }
+  // Holding h's segment lock: claims an empty stash slot for w (a new key of h). False when full.
+  bool stash_put(uint64_t h, W w) {
+    std::lock_guard<std::mutex> g(stash_mu_);
+    for (uint64_t i = 0; i < stash_n_; ++i) {
+      if (KV::key(KV::load(&slots_[array_n_ + i])) != KV::kEmptyKey) continue;
+      __atomic_fetch_or(&ovf_[h >> 6], uint64_t(1) << (h & 63), __ATOMIC_RELEASE);  // before the key
+      KV::store(&slots_[array_n_ + i], w);
+      return true;
+    }
+    return false;
+  }
+
   bool search(K k, uint64_t h, V* v) const {
     uint32_t bm = load_acquire(&hop_[h]);
     KV::read_window();
@@ -267,10 +323,12 @@ class HopCore {
 
   static constexpr uint64_t kSlotsPerLine = 64 / sizeof(W);  // slots_ is 64-byte aligned
 
-  uint64_t buckets_, slots_n_ = 0, segs_n_ = 0;
+  uint64_t buckets_, array_n_ = 0, stash_n_ = 0, slots_n_ = 0, segs_n_ = 0, ovf_n_ = 0;
   HostBuffer<W> slots_;
   HostBuffer<uint32_t> hop_;
   HostBuffer<Segment> segs_;
+  HostBuffer<uint64_t> ovf_;  // one overflow bit per bucket
+  std::mutex stash_mu_;       // claims of stash slots
 };
 
 }  // namespace wx::cpu
