@@ -286,7 +286,7 @@ void CpuTable<KV>::rehash(uint64_t buckets) {
 template <typename KV>
 void CpuTable<KV>::stats(wx_stats* s) {
   s->size = size_;
-  s->capacity = core_->array_count();
+  s->capacity = core_->slot_count();
   s->bytes = core_->bytes() + sizeof(*this) + workers_.size() * sizeof(Worker);
   s->resizes = resizes_;
   s->displacements = displacements_;

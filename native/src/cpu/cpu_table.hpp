@@ -37,7 +37,7 @@ class CpuTable final : public Table {
 
   uint64_t size() override { return size_; }
   // Every slot that can hold a key: the homes plus the H padding slots after the last home.
-  uint64_t capacity() override { return core_->array_count(); }  // the overflow stash is not capacity
+  uint64_t capacity() override { return core_->slot_count(); }  // the hopscotch array and the overflow stash
   void stats(wx_stats* s) override;
   void clear() override;
   void resize(uint64_t capacity) override;
