@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.wixlib.TableKind;
-import org.wixlib.Wixlib;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -191,21 +190,8 @@ final class BenchCommand implements Callable<Integer> {
   }
 
   void header(Report r, List<TableKind> kinds, int n, long range) {
-    Wixlib.Info info = Wixlib.info();
     r.field("command", "bench");
-    r.field("cpu", HostInfo.cpuModel() + " (" + Runtime.getRuntime().availableProcessors() + " cores)");
-    boolean gpu = kinds.stream().anyMatch(TableKind::isGpu);
-    String device = "none";
-    if (table.device >= 0 && table.device < info.devices().size()) {
-      Wixlib.DeviceInfo d = info.devices().get(table.device);
-      device = d.name() + " (device " + d.ordinal() + ", CC " + Texts.computeCapability(d.computeCapability())
-          + ", " + d.multiprocessors() + " SMs, " + Texts.bytes(d.totalBytes()) + ")";
-    }
-    r.field("gpu", gpu ? device : "not used");
-    r.field("cuda_driver", Texts.cudaVersion(info.cudaDriverVersion()));
-    r.field("cuda_runtime", Texts.cudaVersion(info.cudaRuntimeVersion()));
-    r.field("native_version", info.nativeVersion());
-    r.field("java_version", Runtime.version().toString());
+    table.machineFields(r, kinds);
     List<String> names = new ArrayList<>();
     for (TableKind k : kinds) {
       names.add(Texts.kindName(k));

@@ -16,7 +16,6 @@ import org.wixlib.JoinPairs;
 import org.wixlib.JoinStats;
 import org.wixlib.TableKind;
 import org.wixlib.UnsupportedKindException;
-import org.wixlib.Wixlib;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -331,21 +330,8 @@ final class JoinCommand implements Callable<Integer> {
   }
 
   private void header(Report r, List<TableKind> kinds, List<JoinQuery> queries) {
-    Wixlib.Info info = Wixlib.info();
     r.field("command", "join");
-    r.field("cpu", HostInfo.cpuModel() + " (" + Runtime.getRuntime().availableProcessors() + " cores)");
-    boolean gpu = kinds.stream().anyMatch(TableKind::isGpu);
-    String device = "none";
-    if (table.device >= 0 && table.device < info.devices().size()) {
-      Wixlib.DeviceInfo d = info.devices().get(table.device);
-      device = d.name() + " (device " + d.ordinal() + ", CC " + Texts.computeCapability(d.computeCapability())
-          + ", " + d.multiprocessors() + " SMs, " + Texts.bytes(d.totalBytes()) + ")";
-    }
-    r.field("gpu", gpu ? device : "not used");
-    r.field("cuda_driver", Texts.cudaVersion(info.cudaDriverVersion()));
-    r.field("cuda_runtime", Texts.cudaVersion(info.cudaRuntimeVersion()));
-    r.field("native_version", info.nativeVersion());
-    r.field("java_version", Runtime.version().toString());
+    table.machineFields(r, kinds);
     r.field("tpch_generator", "io.trino.tpch " + tpchVersion());
     r.field("scale_factor", sf);
     List<String> names = new ArrayList<>();

@@ -1,5 +1,6 @@
 package org.wixlib.cli;
 
+import java.util.List;
 import org.wixlib.TableKind;
 import org.wixlib.Wixlib;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,6 +26,24 @@ final class TableOptions {
       defaultValue = "1",
       description = "Seed of the random keys, values and ops; the same seed repeats a run (default: ${DEFAULT-VALUE}).")
   long seed;
+
+  /** The machine a run used, as every benchmark prints it: host CPU, the GPU (when a kind needs one), versions. */
+  void machineFields(Report r, List<TableKind> kinds) {
+    Wixlib.Info info = Wixlib.info();
+    r.field("cpu", HostInfo.cpuModel() + " (" + Runtime.getRuntime().availableProcessors() + " cores)");
+    boolean gpu = kinds.stream().anyMatch(TableKind::isGpu);
+    String gpuName = "none";
+    if (device >= 0 && device < info.devices().size()) {
+      Wixlib.DeviceInfo d = info.devices().get(device);
+      gpuName = d.name() + " (device " + d.ordinal() + ", CC " + Texts.computeCapability(d.computeCapability())
+          + ", " + d.multiprocessors() + " SMs, " + Texts.bytes(d.totalBytes()) + ")";
+    }
+    r.field("gpu", gpu ? gpuName : "not used");
+    r.field("cuda_driver", Texts.cudaVersion(info.cudaDriverVersion()));
+    r.field("cuda_runtime", Texts.cudaVersion(info.cudaRuntimeVersion()));
+    r.field("native_version", info.nativeVersion());
+    r.field("java_version", Runtime.version().toString());
+  }
 
   /** glht when a GPU is usable, else cpu. */
   static TableKind defaultKind() {
