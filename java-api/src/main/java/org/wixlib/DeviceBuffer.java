@@ -46,9 +46,7 @@ public final class DeviceBuffer implements AutoCloseable {
 
   /** Allocates {@code bytes} of memory on CUDA device {@code device} (contents undefined). */
   public static DeviceBuffer allocate(int device, long bytes) {
-    if (device < 0) {
-      throw new InvalidArgumentException("device must be >= 0, got " + device);
-    }
+    ConfigChecks.device(device);
     if (bytes < 0) {
       throw new InvalidArgumentException("bytes must be >= 0, got " + bytes);
     }

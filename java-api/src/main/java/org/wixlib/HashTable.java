@@ -138,10 +138,7 @@ public final class HashTable implements AutoCloseable {
 
     /** Grow above this load factor (0.05 <= f <= 1). */
     public Builder maxLoadFactor(double f) {
-      if (!(f >= 0.05 && f <= 1)) {
-        throw new InvalidArgumentException("maxLoadFactor must be in [0.05, 1], got " + f);
-      }
-      this.maxLoadFactor = f;
+      this.maxLoadFactor = ConfigChecks.maxLoadFactor(f);
       return this;
     }
 
@@ -156,10 +153,7 @@ public final class HashTable implements AutoCloseable {
 
     /** CUDA device ordinal (GPU kinds). */
     public Builder device(int device) {
-      if (device < 0) {
-        throw new InvalidArgumentException("device must be >= 0, got " + device);
-      }
-      this.device = device;
+      this.device = ConfigChecks.device(device);
       return this;
     }
 
@@ -170,10 +164,7 @@ public final class HashTable implements AutoCloseable {
 
     /** CPU kind: worker threads for bulk calls, 0 = all cores. */
     public Builder threads(int threads) {
-      if (threads < 0) {
-        throw new InvalidArgumentException("threads must be >= 0, got " + threads);
-      }
-      this.threads = threads;
+      this.threads = ConfigChecks.threads(threads);
       return this;
     }
 

@@ -106,28 +106,19 @@ public final class Join implements AutoCloseable {
 
     /** CUDA device ordinal (GPU kinds). */
     public Builder device(int device) {
-      if (device < 0) {
-        throw new InvalidArgumentException("device must be >= 0, got " + device);
-      }
-      this.device = device;
+      this.device = ConfigChecks.device(device);
       return this;
     }
 
     /** Load factor of the join's table (0.05 <= f <= 1). */
     public Builder maxLoadFactor(double f) {
-      if (!(f >= 0.05 && f <= 1)) {
-        throw new InvalidArgumentException("maxLoadFactor must be in [0.05, 1], got " + f);
-      }
-      this.maxLoadFactor = f;
+      this.maxLoadFactor = ConfigChecks.maxLoadFactor(f);
       return this;
     }
 
     /** CPU kind: worker threads of the table, 0 = all cores. */
     public Builder threads(int threads) {
-      if (threads < 0) {
-        throw new InvalidArgumentException("threads must be >= 0, got " + threads);
-      }
-      this.threads = threads;
+      this.threads = ConfigChecks.threads(threads);
       return this;
     }
 
