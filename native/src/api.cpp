@@ -16,9 +16,11 @@ struct wx_table {
   std::unique_ptr<wx::Table> impl;
   wx_config config;
   void* stream = nullptr;  // the table's own CUDA stream (device tables)
+  wx::dev::StagerPtr stager;  // buffers for host arrays (device tables), made on first use
   std::mutex mu;
 
   ~wx_table() {
+    stager.reset();
     impl.reset();
     if (stream) wx::dev::stream_destroy(stream);
   }
@@ -107,7 +109,7 @@ int32_t bulk(wx_table* t, wx::Call call, wx::Batch b, int32_t mem, void* stream)
     wx::Table& table = *t->impl;
     if (table.on_device()) b.stream = stream ? stream : t->stream;
     const wx::BatchResult r = table.on_device() && mem == WX_MEM_HOST
-                                  ? wx::dev::run_staged(table, call, b, table.device())
+                                  ? wx::dev::run_staged(table, call, b, table.device(), t->config.key_bits / 8, t->stager)
                                   : wx::run_call(table, call, b);
     return status_of(r, b.n, t->config.key_bits);
   });
@@ -399,7 +401,7 @@ int32_t wx_retrieve_all(wx_table* t, void* keys, void* values, uint64_t max_coun
     check_device_arrays(t, mem, {{keys, size * (t->config.key_bits / 8)}, {values, size * (t->config.value_bits / 8)}});
     void* s = stream ? stream : t->stream;
     if (table.on_device() && mem == WX_MEM_HOST)
-      *count = wx::dev::retrieve_all_to_host(table, keys, values, size, table.device(), s);
+      *count = wx::dev::retrieve_all_to_host(table, keys, values, size, t->config.key_bits / 8, table.device(), s);
     else
       *count = table.retrieve_all(keys, values, s);
     return WX_OK;

@@ -4,6 +4,7 @@
 
 #include "common/cuda_util.cuh"
 #include "common/device.hpp"
+#include "common/device_staging.cuh"
 
 namespace wx::dev {
 
@@ -107,71 +108,25 @@ void check_device_range(const void* p, uint64_t bytes, int device, const char* w
                                       " over its whole length");
 }
 
-namespace {
+void StagerDelete::operator()(Stager* s) const { delete s; }
 
-constexpr uint64_t kChunk = uint64_t(1) << 24;  // elements per staged chunk
-
-// Device staging buffers for one chunk, allocated once per staged call.
-struct Staging {
-  DeviceArray<uint64_t> keys, values;  // 8 bytes per element leaves room for 64-bit tables
-  DeviceArray<uint8_t> ops, outcomes;
-  explicit Staging(uint64_t n) : keys(n), values(n), ops(n), outcomes(n) {}
-};
-
-template <typename T>
-const T* at(const void* base, uint64_t i, uint64_t width) {
-  return reinterpret_cast<const T*>(static_cast<const char*>(base) + i * width);
-}
-
-}  // namespace
-
-BatchResult run_staged(Table& table, Call call, const Batch& host, int device) {
-  DeviceScope scope(device);
-  cudaStream_t stream = static_cast<cudaStream_t>(host.stream);
-  const uint64_t kw = 4, vw = 4;  // 32-bit keys and values
-  const uint64_t chunk = std::min(host.n, kChunk);
-  Staging s(chunk);
-  const bool values_in = host.values_in && (call == Call::insert || call == Call::insert_or_assign || call == Call::batch);
-  const bool values_out = host.values_out && (call == Call::find || call == Call::batch);
-  BatchResult total;
-  for (uint64_t off = 0; off < host.n; off += chunk) {
-    const uint64_t m = std::min(chunk, host.n - off);
-    Batch d;
-    d.n = m;
-    d.not_found = host.not_found;
-    d.stream = host.stream;
-    d.keys = s.keys.get();
-    WX_CUDA(cudaMemcpyAsync(s.keys.get(), at<char>(host.keys, off, kw), m * kw, cudaMemcpyHostToDevice, stream));
-    if (values_in || values_out) {
-      if (values_in)
-        WX_CUDA(cudaMemcpyAsync(s.values.get(), at<char>(host.values_in, off, vw), m * vw, cudaMemcpyHostToDevice, stream));
-      d.values_in = values_in ? s.values.get() : nullptr;
-      d.values_out = values_out ? s.values.get() : nullptr;
-    }
-    if (host.ops) {
-      WX_CUDA(cudaMemcpyAsync(s.ops.get(), host.ops + off, m, cudaMemcpyHostToDevice, stream));
-      d.ops = s.ops.get();
-    }
-    if (host.outcomes) d.outcomes = s.outcomes.get();
-    const BatchResult r = run_call(table, call, d);
-    total.invalid += r.invalid;
-    total.full += r.full;
-    if (values_out)
-      WX_CUDA(cudaMemcpyAsync(static_cast<char*>(host.values_out) + off * vw, s.values.get(), m * vw, cudaMemcpyDeviceToHost, stream));
-    if (host.outcomes)
-      WX_CUDA(cudaMemcpyAsync(host.outcomes + off, s.outcomes.get(), m, cudaMemcpyDeviceToHost, stream));
-    WX_CUDA(cudaStreamSynchronize(stream));
+BatchResult run_staged(Table& table, Call call, const Batch& host, int device, uint32_t elem_bytes,
+                       StagerPtr& stager) {
+  if (!stager) {
+    DeviceScope scope(device);
+    stager.reset(new Stager(device, elem_bytes));
   }
-  return total;
+  return stager->run(table, call, host);
 }
 
-uint64_t retrieve_all_to_host(Table& table, void* keys, void* values, uint64_t count, int device, void* stream) {
+uint64_t retrieve_all_to_host(Table& table, void* keys, void* values, uint64_t count, uint32_t elem_bytes,
+                              int device, void* stream) {
   DeviceScope scope(device);
-  DeviceArray<uint32_t> k(count), v(count);
+  DeviceArray<char> k(count * elem_bytes), v(count * elem_bytes);
   uint64_t n = table.retrieve_all(k.get(), v.get(), stream);
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (keys) WX_CUDA(cudaMemcpyAsync(keys, k.get(), n * 4, cudaMemcpyDeviceToHost, s));
-  if (values) WX_CUDA(cudaMemcpyAsync(values, v.get(), n * 4, cudaMemcpyDeviceToHost, s));
+  if (keys) WX_CUDA(cudaMemcpyAsync(keys, k.get(), n * elem_bytes, cudaMemcpyDeviceToHost, s));
+  if (values) WX_CUDA(cudaMemcpyAsync(values, v.get(), n * elem_bytes, cudaMemcpyDeviceToHost, s));
   WX_CUDA(cudaStreamSynchronize(s));
   return n;
 }

@@ -2,6 +2,7 @@
 // device tables. Implemented in common/device.cu (CUDA builds) and nocuda/device_absent.cpp.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "common/table.hpp"
@@ -23,11 +24,21 @@ int device_of(const void* p);
 // Throws WX_ERR_INVALID_ARGUMENT unless [p, p+bytes) is device memory (or managed) of `device`.
 void check_device_range(const void* p, uint64_t bytes, int device, const char* what);
 
+// Staging resources of one device table (pinned host and device buffers, copy streams, copy
+// threads; common/device_staging.cuh), made on its first staged call and freed with the table.
+class Stager;
+struct StagerDelete {
+  void operator()(Stager* s) const;
+};
+using StagerPtr = std::unique_ptr<Stager, StagerDelete>;
+
 // Runs `call` on a device table whose caller's arrays are in host memory: copies them through
-// device staging buffers in chunks and copies results back.
-BatchResult run_staged(Table& table, Call call, const Batch& host, int device);
-// Runs retrieve_all of a device table into host arrays.
-uint64_t retrieve_all_to_host(Table& table, void* keys, void* values, uint64_t count, int device,
-                              void* stream);
+// `stager`'s buffers in overlapped chunks and copies results back; returns when they are in place.
+// elem_bytes: the table's key (= value) width in bytes.
+BatchResult run_staged(Table& table, Call call, const Batch& host, int device, uint32_t elem_bytes,
+                       StagerPtr& stager);
+// Runs retrieve_all of a device table into host arrays (keys and values of elem_bytes each).
+uint64_t retrieve_all_to_host(Table& table, void* keys, void* values, uint64_t count, uint32_t elem_bytes,
+                              int device, void* stream);
 
 }  // namespace wx::dev

@@ -20,7 +20,9 @@ struct Batch {
   uint8_t* outcomes = nullptr;      // wx_outcome per element (contains: 1/0 found flag)
   uint64_t n = 0;
   uint64_t not_found = 0;           // find only
-  void* stream = nullptr;           // cudaStream_t for device tables (never null there)
+  void* stream = nullptr;           // cudaStream_t for device tables (never null there); all the
+                                    // call's work on these arrays goes on it (staging orders its
+                                    // copies against it with events)
 };
 
 // Counts a backend returns from a bulk call so api.cpp can build the status:

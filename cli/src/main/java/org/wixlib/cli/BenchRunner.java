@@ -10,8 +10,11 @@ import org.wixlib.TableKind;
 /**
  * Runs the benchmark of one table kind: bulk insert / find present / find absent / erase and the mixed
  * batches, each rep on a fresh table sized so it does not grow. End-to-end times cover the whole Java
- * call (int[] in, results out, every copy); GPU kinds also get a kernel-only pass with device-resident
- * inputs, timed by the library's CUDA events (stats().lastKernelMillis).
+ * call (int[] in, results out, every copy, the result arrays the call allocates itself); not the
+ * table's creation, nor the one-time setup of a GPU table's host staging buffers (pinned memory, made
+ * by its first call with host arrays), which an untimed call does first (see warmStaging). GPU kinds
+ * also get a kernel-only pass with device-resident inputs, timed by the library's CUDA events
+ * (stats().lastKernelMillis).
  */
 final class BenchRunner {
   /** One result row. */
@@ -95,6 +98,7 @@ final class BenchRunner {
   private String bulkRep(BenchData d, int[] out, Throughput[] sink, boolean describe) {
     int n = d.keys.length;
     try (HashTable t = newTable(p.tableCapacity(n))) {
+      warmStaging(t, d.absent);
       long t0 = System.nanoTime();
       t.insert(d.keys, d.values);
       sink[0].addNanos(n, System.nanoTime() - t0);
@@ -144,6 +148,18 @@ final class BenchRunner {
     }
   }
 
+  /**
+   * A GPU table makes its host staging buffers (pinned host memory, device buffers, copy threads) on
+   * its first call with host arrays, sized for that call; they are reused by every later call and
+   * freed with the table. Like the table's creation, that one-time setup is kept out of the timed
+   * calls: a contains of {@code keys} (as many as the timed calls take; it changes nothing) makes them.
+   */
+  private void warmStaging(HashTable t, int[] keys) {
+    if (kind.isGpu()) {
+      t.contains(keys, new byte[keys.length]);
+    }
+  }
+
   /** Slots of a table created with these params for n keys (kinds round slot counts their own way). */
   long slots(long n) {
     try (HashTable t = newTable(p.tableCapacity(n))) {
@@ -168,6 +184,7 @@ final class BenchRunner {
     for (int rep = -p.warmup(); rep < p.reps(); rep++) {
       Throughput sink = rep >= 0 ? e2e : new Throughput();
       try (HashTable t = newTable(initialCapacity)) {
+        warmStaging(t, keyChunks[0]);
         long nanos = 0;
         for (int c = 0; c < keyChunks.length; c++) {
           long t0 = System.nanoTime();
@@ -242,6 +259,7 @@ final class BenchRunner {
       Throughput sink = rep >= 0 ? e2e : new Throughput();
       try (HashTable t = newTable(m.maxKeys)) {
         t.insert(m.prefill, null);
+        warmStaging(t, m.keys);
         int[] values = m.values.clone();
         long t0 = System.nanoTime();
         t.batch(m.ops, m.keys, values, outcomes);

@@ -1,0 +1,73 @@
+// Staging of host arrays for one device table: reused pinned host buffers and device buffers, two
+// copy streams and a few copy threads, so that a bulk call with WX_MEM_HOST arrays overlaps the
+// host-side copies, the PCIe transfers and the kernels of consecutive chunks.
+//
+// Per chunk i (slot i % slots): copy threads pack the caller's input into pinned memory and queue the
+// host-to-device copy (in-stream); the calling thread runs the table call on the table's stream once
+// that copy is done and queues the device-to-host copy of the results (out-stream); the copy threads
+// unpack the results into the caller's arrays. Chunks i+1.. are packed while chunk i runs.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "common/table.hpp"
+#include "cpu/thread_pool.hpp"
+
+namespace wx::dev {
+
+class Stager {
+ public:
+  // elem_bytes: width of the table's keys and of its values (4 or 8).
+  Stager(int device, uint64_t elem_bytes);
+  ~Stager();
+  Stager(const Stager&) = delete;
+  Stager& operator=(const Stager&) = delete;
+
+  // Runs `call` on `table` with host arrays; returns when every result is in the caller's arrays.
+  // On a failure the elements of chunks that ran keep their outcomes, those after it get WX_OUT_NONE.
+  BatchResult run(Table& table, Call call, const Batch& host);
+
+  // Tuning (environment, read once per Stager): WIXLIB_STAGING_CHUNK elements per chunk (default
+  // 2^21), WIXLIB_STAGING_THREADS host copy threads (default half the cores, at most 8).
+  uint64_t chunk() const { return chunk_; }
+
+ private:
+  struct Slot {
+    char* host = nullptr;  // pinned: keys | values | ops | outcomes, cap_ elements each
+    char* dev = nullptr;   // the same layout in device memory
+    cudaEvent_t in_done = nullptr, kernel_done = nullptr, out_done = nullptr;
+  };
+  struct Plan;  // one call's arrays and chunking
+  struct Pipe;  // hand-over between the calling thread and the copy thread
+
+  void reserve(uint64_t elems, unsigned slots);
+  void release();
+  bool pinned() const { return slots_[0].host != nullptr; }
+
+  void pack(const Plan& p, unsigned slot, uint64_t chunk);
+  void unpack(const Plan& p, unsigned slot, uint64_t chunk);
+  void copy_in(const Plan& p, unsigned slot, uint64_t chunk, cudaStream_t s);
+  void copy_out(const Plan& p, unsigned slot, uint64_t chunk, cudaStream_t s);
+  Batch device_batch(const Plan& p, unsigned slot, uint64_t chunk) const;
+  void parallel_copy(void* dst, const void* src, uint64_t bytes);
+  void mark_not_run(const Plan& p, uint64_t from_chunk);
+
+  BatchResult run_serial(Table& table, const Plan& p);
+  BatchResult run_pipelined(Table& table, const Plan& p);
+  void copy_thread(const Plan& p, Pipe& pipe);
+
+  static constexpr unsigned kMaxSlots = 3;
+
+  const uint64_t key_bytes_, value_bytes_;  // per element
+  int device_;
+  uint64_t chunk_;
+  uint64_t cap_ = 0;  // elements per slot
+  unsigned nslots_ = 0;
+  Slot slots_[kMaxSlots];
+  cudaStream_t in_ = nullptr, out_ = nullptr;
+  std::unique_ptr<cpu::ThreadPool> copiers_;
+};
+
+}  // namespace wx::dev

@@ -1,0 +1,167 @@
+// Staging of host arrays for the GPU kinds (common/device_staging.cu), through the C API with
+// WX_MEM_HOST arrays: many small chunks (WIXLIB_STAGING_CHUNK=4096, ragged last chunk, pipelined
+// slots reused many times), a few large chunks (parallel host copies), every bulk call, reserved keys
+// and FULL outcomes spread over chunks. Results are checked element by element against what the keys
+// must give. Skips (77) where no device exists.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "check.hpp"
+
+namespace {
+
+const char* kind_name(int32_t kind) { return kind == WX_KIND_GLHT ? "GLHT" : "Hive"; }
+
+// Distinct keys: an odd multiplier is a bijection on 32 bits; reserved values are skipped.
+std::vector<uint32_t> make_keys(uint64_t n, uint32_t salt) {
+  std::vector<uint32_t> k;
+  k.reserve(n);
+  for (uint32_t i = 0; k.size() < n; ++i) {
+    const uint32_t x = (i + salt) * 2654435761u;
+    if (x < WX_KEY32_TOMBSTONE) k.push_back(x);
+  }
+  return k;
+}
+
+uint32_t value_of(uint32_t key) { return key ^ 0x9E3779B9u; }
+
+wx_table* make_table(int32_t kind, uint64_t capacity, int32_t grow) {
+  wx_config c;
+  CHECK_OK(wx_config_init(&c, kind));
+  c.capacity = capacity;
+  c.grow = grow;
+  wx_table* t = nullptr;
+  CHECK_OK(wx_table_create(&c, &t));
+  return t;
+}
+
+// The staging chunk is read when a table stages its first call.
+void set_chunk(uint64_t elems) { setenv("WIXLIB_STAGING_CHUNK", std::to_string(elems).c_str(), 1); }
+
+void all_calls(int32_t kind, uint64_t chunk, uint64_t n) {
+  set_chunk(chunk);
+  const std::string what = std::string(kind_name(kind)) + " chunk " + std::to_string(chunk);
+  wx_table* t = make_table(kind, n / 2, WX_GROW_AUTO);  // grows inside the staged insert
+  const std::vector<uint32_t> keys = make_keys(n, 1), absent = make_keys(n, 0x40000000u);
+  std::vector<uint32_t> vals(n), got(n);
+  std::vector<uint8_t> out(n, 0xAB), found(n, 0xAB);
+  for (uint64_t i = 0; i < n; ++i) vals[i] = value_of(keys[i]);
+
+  CHECK_OK(wx_insert(t, keys.data(), vals.data(), n, out.data(), WX_MEM_HOST, nullptr));
+  for (uint64_t i = 0; i < n; ++i)
+    CHECK_MSG(out[i] == WX_OUT_INSERTED, "%s insert: element %llu outcome %u", what.c_str(), (unsigned long long)i, out[i]);
+  uint64_t size = 0;
+  CHECK_OK(wx_size(t, &size));
+  CHECK_MSG(size == n, "%s: size %llu after %llu inserts", what.c_str(), (unsigned long long)size, (unsigned long long)n);
+
+  // Again, half with new values through insert_or_assign: ASSIGNED everywhere.
+  for (uint64_t i = 0; i < n; ++i) vals[i] = value_of(keys[i]) + 1;
+  CHECK_OK(wx_insert_or_assign(t, keys.data(), vals.data(), n, out.data(), WX_MEM_HOST, nullptr));
+  for (uint64_t i = 0; i < n; ++i)
+    CHECK_MSG(out[i] == WX_OUT_ASSIGNED, "%s assign: element %llu outcome %u", what.c_str(), (unsigned long long)i, out[i]);
+  CHECK_OK(wx_insert(t, keys.data(), nullptr, n, out.data(), WX_MEM_HOST, nullptr));
+  for (uint64_t i = 0; i < n; ++i)
+    CHECK_MSG(out[i] == WX_OUT_PRESENT, "%s re-insert: element %llu outcome %u", what.c_str(), (unsigned long long)i, out[i]);
+
+  CHECK_OK(wx_find(t, keys.data(), got.data(), n, 7, WX_MEM_HOST, nullptr));
+  for (uint64_t i = 0; i < n; ++i)
+    CHECK_MSG(got[i] == value_of(keys[i]) + 1, "%s find: element %llu got %u", what.c_str(), (unsigned long long)i, got[i]);
+  CHECK_OK(wx_find(t, absent.data(), got.data(), n, 7, WX_MEM_HOST, nullptr));
+  for (uint64_t i = 0; i < n; ++i)
+    CHECK_MSG(got[i] == 7, "%s find absent: element %llu got %u", what.c_str(), (unsigned long long)i, got[i]);
+  CHECK_OK(wx_contains(t, keys.data(), found.data(), n, WX_MEM_HOST, nullptr));
+  for (uint64_t i = 0; i < n; ++i) CHECK_MSG(found[i] == 1, "%s contains: element %llu", what.c_str(), (unsigned long long)i);
+
+  // Mixed batch on distinct keys: even elements erase present keys, odd ones find them, and the
+  // absent keys are inserted (a third of them) in the same call.
+  const uint64_t m = n;
+  std::vector<uint8_t> ops(m);
+  std::vector<uint32_t> bk(m), bv(m);
+  for (uint64_t i = 0; i < m; ++i) {
+    if (i % 3 == 2) {
+      ops[i] = WX_OP_INSERT, bk[i] = absent[i], bv[i] = value_of(absent[i]);
+    } else {
+      ops[i] = i % 3 == 0 ? WX_OP_ERASE : WX_OP_FIND, bk[i] = keys[i], bv[i] = 5;
+    }
+  }
+  CHECK_OK(wx_batch(t, ops.data(), bk.data(), bv.data(), m, out.data(), WX_MEM_HOST, nullptr));
+  uint64_t expect = n;
+  for (uint64_t i = 0; i < m; ++i) {
+    const uint8_t want = i % 3 == 2 ? WX_OUT_INSERTED : i % 3 == 0 ? WX_OUT_ERASED : WX_OUT_FOUND;
+    CHECK_MSG(out[i] == want, "%s batch: element %llu outcome %u, want %u", what.c_str(), (unsigned long long)i, out[i], want);
+    if (i % 3 == 1) CHECK_MSG(bv[i] == value_of(keys[i]) + 1, "%s batch find: element %llu got %u", what.c_str(), (unsigned long long)i, bv[i]);
+    expect += i % 3 == 2 ? 1 : i % 3 == 0 ? uint64_t(-1) : 0;
+  }
+  CHECK_OK(wx_size(t, &size));
+  CHECK_MSG(size == expect, "%s: size %llu after the batch, want %llu", what.c_str(), (unsigned long long)size,
+            (unsigned long long)expect);
+
+  CHECK_OK(wx_erase(t, keys.data(), n, out.data(), WX_MEM_HOST, nullptr));
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint8_t want = i % 3 == 0 ? WX_OUT_NOT_FOUND : WX_OUT_ERASED;
+    CHECK_MSG(out[i] == want, "%s erase: element %llu outcome %u, want %u", what.c_str(), (unsigned long long)i, out[i], want);
+  }
+  CHECK_OK(wx_erase(t, keys.data(), n, nullptr, WX_MEM_HOST, nullptr));  // no outcomes, nothing left
+  CHECK_OK(wx_contains(t, keys.data(), found.data(), n, WX_MEM_HOST, nullptr));
+  for (uint64_t i = 0; i < n; ++i) CHECK_MSG(found[i] == 0, "%s contains after erase: element %llu", what.c_str(), (unsigned long long)i);
+
+  // A reserved key in the last chunk: only that element is refused.
+  std::vector<uint32_t> rk(keys.begin(), keys.end());
+  rk[n - 1] = WX_KEY32_EMPTY;
+  CHECK_STATUS(wx_insert(t, rk.data(), nullptr, n, out.data(), WX_MEM_HOST, nullptr), WX_ERR_INVALID_KEY);
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint8_t want = i == n - 1 ? WX_OUT_INVALID_KEY : WX_OUT_INSERTED;
+    CHECK_MSG(out[i] == want, "%s reserved: element %llu outcome %u, want %u", what.c_str(), (unsigned long long)i, out[i], want);
+  }
+  CHECK_OK(wx_table_destroy(t));
+  std::printf("%s: %llu elements per call, every bulk call staged correctly\n", what.c_str(), (unsigned long long)n);
+}
+
+// GROW_NEVER and many more keys than room: FULL outcomes in many chunks, INSERTED ones all found.
+void full_over_chunks(int32_t kind) {
+  set_chunk(4096);
+  const uint64_t n = 50000;
+  wx_table* t = make_table(kind, 2000, WX_GROW_NEVER);
+  const std::vector<uint32_t> keys = make_keys(n, 3);
+  std::vector<uint32_t> vals(n), got(n);
+  std::vector<uint8_t> out(n, 0xAB);
+  for (uint64_t i = 0; i < n; ++i) vals[i] = value_of(keys[i]);
+  CHECK_STATUS(wx_insert(t, keys.data(), vals.data(), n, out.data(), WX_MEM_HOST, nullptr), WX_ERR_FULL);
+  uint64_t inserted = 0, full = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    CHECK_MSG(out[i] == WX_OUT_INSERTED || out[i] == WX_OUT_FULL, "%s full: element %llu outcome %u", kind_name(kind),
+              (unsigned long long)i, out[i]);
+    inserted += out[i] == WX_OUT_INSERTED;
+    full += out[i] == WX_OUT_FULL;
+  }
+  uint64_t size = 0;
+  CHECK_OK(wx_size(t, &size));
+  CHECK_MSG(size == inserted && full > 0, "%s full: size %llu, %llu inserted, %llu full", kind_name(kind),
+            (unsigned long long)size, (unsigned long long)inserted, (unsigned long long)full);
+  CHECK_OK(wx_find(t, keys.data(), got.data(), n, 0, WX_MEM_HOST, nullptr));
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint32_t want = out[i] == WX_OUT_INSERTED ? vals[i] : 0;
+    CHECK_MSG(got[i] == want, "%s full: element %llu found %u, want %u", kind_name(kind), (unsigned long long)i, got[i], want);
+  }
+  CHECK_OK(wx_table_destroy(t));
+  std::printf("%s: GROW_NEVER, %llu keys: %llu inserted, %llu FULL, outcomes match the table\n", kind_name(kind),
+              (unsigned long long)n, (unsigned long long)inserted, (unsigned long long)full);
+}
+
+}  // namespace
+
+int main() {
+  wxtest::require_gpu_or_skip(WX_KIND_GLHT);
+  const char* small = std::getenv("WIXLIB_SMALL");
+  const bool quick = small && std::string(small) == "1";
+  for (int32_t kind : {WX_KIND_GLHT, WX_KIND_HIVE}) {
+    all_calls(kind, 4096, 100003);  // 25 chunks, the last one ragged
+    all_calls(kind, 1024, 1000);    // one chunk
+    if (!quick) all_calls(kind, uint64_t(1) << 20, (uint64_t(3) << 20) + 17);  // parallel host copies
+    full_over_chunks(kind);
+  }
+  return 0;
+}
