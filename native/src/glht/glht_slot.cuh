@@ -71,6 +71,11 @@ __host__ __device__ inline unsigned long long home_of(uint32_t k, unsigned long 
 __device__ __forceinline__ void ld_slot(const Slot* p, unsigned long long& kv, unsigned long long& meta) {
   asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(kv), "=l"(meta) : "l"(p) : "memory");
 }
+// Wide tables: the same 16-byte read with acquire semantics (the value words read after it must not
+// be older than the meta word it returns; see DESIGN.md "Wide tables").
+__device__ __forceinline__ void ld_slot_acquire(const Slot* p, unsigned long long& kv, unsigned long long& meta) {
+  asm volatile("ld.acquire.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(kv), "=l"(meta) : "l"(p) : "memory");
+}
 __device__ __forceinline__ unsigned long long ld_relaxed(const unsigned long long* p) {
   unsigned long long v;
   asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
@@ -88,6 +93,16 @@ __device__ __forceinline__ unsigned long long cas64(unsigned long long* p, unsig
                                                     unsigned long long desired) {
   unsigned long long old;
   asm volatile("atom.relaxed.gpu.global.cas.b64 %0, [%1], %2, %3;"
+               : "=l"(old)
+               : "l"(p), "l"(expect), "l"(desired)
+               : "memory");
+  return old;
+}
+// Acquire CAS: a lock taken by a wide-table move, which then reads the value words of that home's keys.
+__device__ __forceinline__ unsigned long long cas64_acquire(unsigned long long* p, unsigned long long expect,
+                                                            unsigned long long desired) {
+  unsigned long long old;
+  asm volatile("atom.acquire.gpu.global.cas.b64 %0, [%1], %2, %3;"
                : "=l"(old)
                : "l"(p), "l"(expect), "l"(desired)
                : "memory");
