@@ -57,6 +57,37 @@ __device__ __forceinline__ void backoff(int attempt) {
   __nanosleep(32u << (attempt < 6 ? attempt : 6));
 }
 
+// Meta-word writes by width. Narrow: relaxed (DESIGN.md "Memory ordering"). Wide: every RMW of a
+// meta word is acq_rel and every store a release, so each meta value a reader acquires carries every
+// earlier value write of that home (DESIGN.md "Wide tables").
+template <class Tr>
+__device__ __forceinline__ unsigned long long meta_cas(unsigned long long* p, unsigned long long expect,
+                                                       unsigned long long desired) {
+  if constexpr (Tr::kWide) {
+    return cas64_acq_rel(p, expect, desired);
+  } else {
+    return cas64(p, expect, desired);
+  }
+}
+// An unlock that wrote nothing (narrow: relaxed, the word is restored).
+template <class Tr>
+__device__ __forceinline__ void meta_restore(unsigned long long* p, unsigned long long v) {
+  if constexpr (Tr::kWide) {
+    st_release(p, v);
+  } else {
+    st_relaxed(p, v);
+  }
+}
+template <class Tr, class S>
+__device__ __forceinline__ bool slot_cas(S* p, unsigned long long kv_expect, unsigned long long meta_expect,
+                                         unsigned long long kv_new, unsigned long long meta_new) {
+  if constexpr (Tr::kWide) {
+    return cas128_acq_rel(head(p), kv_expect, meta_expect, kv_new, meta_new);
+  } else {
+    return cas128(head(p), kv_expect, meta_expect, kv_new, meta_new);
+  }
+}
+
 enum Loc { kFound, kAbsent, kRetry };
 
 // Coherent lookup with miss validation. FOUND needs no validation (a key seen in a kv word was
@@ -307,9 +338,9 @@ __device__ __forceinline__ int thread_upsert(const View<Tr>& t, typename Tr::Key
       if (!assign) return WX_OUT_PRESENT;
       if (locked(m1)) continue;
       if constexpr (Tr::kWide) {
-        if (cas64(&s[h].meta, m1, m1 | kLock) != m1) continue;
+        if (meta_cas<Tr>(&s[h].meta, m1, m1 | kLock) != m1) continue;
         if (ld_relaxed(&s[pos].kv) != k) {  // a stale paired read of the home slot: nothing written
-          st_relaxed(&s[h].meta, m1);
+          meta_restore<Tr>(&s[h].meta, m1);
           continue;
         }
         st_relaxed(&s[pos].val, v);
@@ -329,7 +360,7 @@ __device__ __forceinline__ int thread_upsert(const View<Tr>& t, typename Tr::Key
     const uint32_t bm = bitmap_of(m1);
     if (!(bm & 1u) && kvh == Tr::kEmpty) {  // CAS checks both words: a stale kvh only fails it
       if constexpr (Tr::kWide) {
-        if (cas128(head(s + h), Tr::kEmpty, m1, kv_new, m1 | kLock)) {  // key in, home locked, not linked
+        if (slot_cas<Tr>(s + h, Tr::kEmpty, m1, kv_new, m1 | kLock)) {  // key in, home locked, not linked
           st_relaxed(&s[h].val, v);
           st_release(&s[h].meta, bumped(m1, bm | 1u));
           return WX_OUT_INSERTED;
@@ -339,7 +370,7 @@ __device__ __forceinline__ int thread_upsert(const View<Tr>& t, typename Tr::Key
       }
       continue;
     }
-    if (cas64(&s[h].meta, m1, m1 | kLock) != m1) continue;
+    if (meta_cas<Tr>(&s[h].meta, m1, m1 | kLock) != m1) continue;
     // Holding the home: look for an empty slot, four reads in flight at a time.
     for (int j0 = 0; j0 < kH; j0 += 4) {
       unsigned long long x[4];
@@ -359,7 +390,7 @@ __device__ __forceinline__ int thread_upsert(const View<Tr>& t, typename Tr::Key
         }
       }
     }
-    st_relaxed(&s[h].meta, m1);  // nothing written: unlock with the same word
+    meta_restore<Tr>(&s[h].meta, m1);  // nothing written: unlock with the same word
     return kSlow;
   }
   return kPending;
@@ -379,7 +410,7 @@ __device__ __forceinline__ int thread_erase(const View<Tr>& t, typename Tr::Key 
     if (locked(m1)) continue;
     const uint32_t bm = bitmap_of(m1);
     if (pos == h) {
-      if (cas128(head(s + h), kvv, m1, Tr::kEmpty, bumped(m1, bm & ~1u))) return WX_OUT_ERASED;
+      if (slot_cas<Tr>(s + h, kvv, m1, Tr::kEmpty, bumped(m1, bm & ~1u))) return WX_OUT_ERASED;
       continue;
     }
     if (pos < t.ns) {
@@ -387,11 +418,11 @@ __device__ __forceinline__ int thread_erase(const View<Tr>& t, typename Tr::Key 
       // key until the store below, but no op treats an unlinked slot as holding a key of h (moves
       // check the bit, claims need EMPTY), and a reader that still has the old bitmap began before
       // the erase, so its hit is linearized before it.
-      if (cas64(&s[h].meta, m1, bumped(m1, bm & ~(1u << (pos - h)))) != m1) continue;
+      if (meta_cas<Tr>(&s[h].meta, m1, bumped(m1, bm & ~(1u << (pos - h)))) != m1) continue;
       st_relaxed(&s[pos].kv, Tr::kEmpty);
       return WX_OUT_ERASED;
     }
-    if (cas64(&s[h].meta, m1, m1 | kLock) != m1) continue;
+    if (meta_cas<Tr>(&s[h].meta, m1, m1 | kLock) != m1) continue;
     st_relaxed(&s[pos].kv, Tr::kEmpty);
     {  // stash: keep the STASH bit only while another key of h is in the bucket
       const unsigned long long sbase = stash_base(t, h);
@@ -432,7 +463,7 @@ __device__ __forceinline__ int stash_insert(const View<Tr>& t, unsigned long lon
     }
     if (__shfl_sync(kFull, ok, 0)) return WX_OUT_INSERTED;
   }
-  if (lane == 0) st_relaxed(&s[h].meta, m1);
+  if (lane == 0) meta_restore<Tr>(&s[h].meta, m1);
   return WX_OUT_FULL;
 }
 
@@ -460,7 +491,7 @@ static __device__ __noinline__ int warp_upsert(const View<Tr>& t, typename Tr::K
     if (stashed(m1)) shit = __ballot_sync(kFull, Tr::key(ld_relaxed(&s[sbase + lane].kv)) == k);
     if ((hit || shit) && !assign) return WX_OUT_PRESENT;
     unsigned long long got = 0;
-    if (lane == 0) got = cas64(&s[h].meta, m1, m1 | kLock);
+    if (lane == 0) got = meta_cas<Tr>(&s[h].meta, m1, m1 | kLock);
     got = __shfl_sync(kFull, got, 0);
     if (got != m1) continue;
     // ---- holding home h; its key set is what we read.
@@ -547,11 +578,7 @@ static __device__ __noinline__ int warp_upsert(const View<Tr>& t, typename Tr::K
             }
           } else {
             const unsigned long long ms = ld_relaxed(&s[sj].meta);
-            // wide: acquire, the value word of the moved key is read below
-            const unsigned long long got_s = locked(ms) ? ~ms
-                                             : Tr::kWide ? cas64_acquire(&s[sj].meta, ms, ms | kLock)
-                                                         : cas64(&s[sj].meta, ms, ms | kLock);
-            if (got_s != ms) {
+            if (locked(ms) || meta_cas<Tr>(&s[sj].meta, ms, ms | kLock) != ms) {
               busy = 1;
             } else {
               const unsigned long long cur = ld_relaxed(&s[p].kv);
@@ -565,7 +592,7 @@ static __device__ __noinline__ int warp_upsert(const View<Tr>& t, typename Tr::K
                 ok = 1;
               } else {
                 // moved or erased meanwhile (an erase unlinks the bit before emptying the slot)
-                st_relaxed(&s[sj].meta, ms);  // nothing written: unlock unchanged
+                meta_restore<Tr>(&s[sj].meta, ms);  // nothing written: unlock unchanged
               }
             }
           }

@@ -98,11 +98,11 @@ __device__ __forceinline__ unsigned long long cas64(unsigned long long* p, unsig
                : "memory");
   return old;
 }
-// Acquire CAS: a lock taken by a wide-table move, which then reads the value words of that home's keys.
-__device__ __forceinline__ unsigned long long cas64_acquire(unsigned long long* p, unsigned long long expect,
+// acq_rel CAS: wide tables make every RMW of a meta word acq_rel (DESIGN.md "Wide tables").
+__device__ __forceinline__ unsigned long long cas64_acq_rel(unsigned long long* p, unsigned long long expect,
                                                             unsigned long long desired) {
   unsigned long long old;
-  asm volatile("atom.acquire.gpu.global.cas.b64 %0, [%1], %2, %3;"
+  asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;"
                : "=l"(old)
                : "l"(p), "l"(expect), "l"(desired)
                : "memory");
@@ -117,6 +117,21 @@ __device__ __forceinline__ bool cas128(Slot* p, unsigned long long kv_expect, un
       "mov.b128 c, {%2, %3};\n\t"
       "mov.b128 v, {%4, %5};\n\t"
       "atom.relaxed.gpu.global.cas.b128 o, [%6], c, v;\n\t"
+      "mov.b128 {%0, %1}, o;\n\t}"
+      : "=l"(o0), "=l"(o1)
+      : "l"(kv_expect), "l"(meta_expect), "l"(kv_new), "l"(meta_new), "l"(p)
+      : "memory");
+  return o0 == kv_expect && o1 == meta_expect;
+}
+// The same with acq_rel semantics (wide tables).
+__device__ __forceinline__ bool cas128_acq_rel(Slot* p, unsigned long long kv_expect, unsigned long long meta_expect,
+                                               unsigned long long kv_new, unsigned long long meta_new) {
+  unsigned long long o0, o1;
+  asm volatile(
+      "{\n\t.reg .b128 c, v, o;\n\t"
+      "mov.b128 c, {%2, %3};\n\t"
+      "mov.b128 v, {%4, %5};\n\t"
+      "atom.acq_rel.gpu.global.cas.b128 o, [%6], c, v;\n\t"
       "mov.b128 {%0, %1}, o;\n\t}"
       : "=l"(o0), "=l"(o1)
       : "l"(kv_expect), "l"(meta_expect), "l"(kv_new), "l"(meta_new), "l"(p)
