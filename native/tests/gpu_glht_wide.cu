@@ -5,7 +5,8 @@
 // empty batches; WX_GROW_NEVER → FULL with the table intact; growth, resize, clear; lookups racing
 // displacements; concurrent mixed batches (hot keys [0,100], [0,1000] and a wide range) checked per key
 // (some order of the key's ops explains every outcome and value; values are 64-bit and unique per
-// op, so a torn or foreign value fails); the invariant-check kernel after every step.
+// op, so a torn or foreign value fails); the invariant-check kernel after every step; the C API with
+// host and device arrays.
 // Env: WIXLIB_SMALL=1 → small sizes (compute-sanitizer); WIXLIB_SEED=n replays a run.
 #include <cuda_runtime.h>
 
@@ -678,6 +679,71 @@ void test_mixed(size_t n, size_t universe, int p_ins, int p_del, int p_find, uin
   std::printf("ok mixed n=%zu universe=%zu [%d,%d,%d] x%d\n", n, universe, p_ins, p_del, p_find, batches);
 }
 
+// Through the public C API with host arrays (staged in 8-byte elements) and device arrays: insert,
+// find with the full 64-bit not_found, batch, erase, retrieve_all, size; pre-hashed calls refused.
+void test_c_api(size_t n) {
+  wxsuite::Rng r(wxsuite::sub_seed(g_seed, 40));
+  wx_config c;
+  CHECK_OK(wx_config_init(&c, WX_KIND_GLHT));
+  c.key_bits = c.value_bits = 64;
+  c.capacity = 64;  // grows during the inserts
+  wx_table* t = nullptr;
+  CHECK_OK(wx_table_create(&c, &t));
+  const U64s k = unique_keys(r, n);
+  U64s v(n);
+  for (auto& x : v) x = r.next();
+  Bytes o(n);
+  CHECK_OK(wx_insert(t, k.data(), v.data(), n, o.data(), WX_MEM_HOST, nullptr));
+  CHECK(count_eq(o, WX_OUT_INSERTED) == n);
+  uint64_t size = 0;
+  CHECK_OK(wx_size(t, &size));
+  CHECK(size == n);
+  U64s probe(k.begin(), k.begin() + n / 2), absent = unique_keys(r, n / 2);
+  for (auto x : absent) probe.push_back(x);
+  U64s got(probe.size());
+  CHECK_OK(wx_find(t, probe.data(), got.data(), probe.size(), kNF, WX_MEM_HOST, nullptr));
+  Oracle oracle;
+  for (size_t i = 0; i < n; ++i) oracle[k[i]] = v[i];
+  for (size_t i = 0; i < probe.size(); ++i) {
+    auto it = oracle.find(probe[i]);
+    CHECK(got[i] == (it == oracle.end() ? kNF : it->second));
+  }
+  // Device arrays.
+  Dev<uint64_t> dk(probe), dv(probe.size());
+  CHECK_OK(wx_find(t, dk.p, dv.p, probe.size(), kNF, WX_MEM_DEVICE, nullptr));
+  CHECK(dv.down() == got);
+  // A mixed batch: assign the first key, erase the second, find the third, reserved key rejected.
+  Bytes ops = {WX_OP_INSERT_OR_ASSIGN, WX_OP_ERASE, WX_OP_FIND, WX_OP_INSERT};
+  U64s bk = {k[0], k[1], k[2], kEmpty64}, bv = {0x1111222233334444ull, 0, 0, 5};
+  Bytes bo(4);
+  CHECK_STATUS(wx_batch(t, ops.data(), bk.data(), bv.data(), 4, bo.data(), WX_MEM_HOST, nullptr), WX_ERR_INVALID_KEY);
+  CHECK(bo[0] == WX_OUT_ASSIGNED && bo[1] == WX_OUT_ERASED && bo[2] == WX_OUT_FOUND && bo[3] == WX_OUT_INVALID_KEY);
+  CHECK(bv[2] == v[2]);
+  oracle[k[0]] = 0x1111222233334444ull;
+  oracle.erase(k[1]);
+  // retrieve_all into host arrays equals the oracle.
+  CHECK_OK(wx_size(t, &size));
+  CHECK(size == oracle.size());
+  U64s rk(size), rv(size);
+  uint64_t count = 0;
+  CHECK_OK(wx_retrieve_all(t, rk.data(), rv.data(), size, &count, WX_MEM_HOST, nullptr));
+  CHECK(count == size);
+  std::unordered_set<uint64_t> seen;
+  for (uint64_t i = 0; i < count; ++i) {
+    auto it = oracle.find(rk[i]);
+    CHECK_MSG(it != oracle.end() && it->second == rv[i] && seen.insert(rk[i]).second, "retrieve_all pair %llx",
+              (unsigned long long)rk[i]);
+  }
+  CHECK_OK(wx_erase(t, k.data(), n, o.data(), WX_MEM_HOST, nullptr));
+  CHECK(count_eq(o, WX_OUT_ERASED) == n - 1 && o[1] == WX_OUT_NOT_FOUND);
+  CHECK_OK(wx_size(t, &size));
+  CHECK(size == 0);
+  std::vector<uint64_t> h(n);
+  CHECK_STATUS(wx_hash_keys(t, k.data(), h.data(), n, WX_MEM_HOST, nullptr), WX_ERR_UNSUPPORTED);
+  CHECK_OK(wx_table_destroy(t));
+  std::printf("ok c_api\n");
+}
+
 }  // namespace
 
 int main() {
@@ -697,6 +763,7 @@ int main() {
   const size_t n = env.small ? (size_t(1) << 14) : (size_t(1) << 20);
   try {
     test_edges();
+    test_c_api(env.small ? 5000 : 200000);
     test_duplicates(env.small ? 500 : 4000, env.small ? 16 : 64);
     test_collisions();
     int step = 20;

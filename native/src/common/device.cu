@@ -128,7 +128,7 @@ const T* at(const void* base, uint64_t i, uint64_t width) {
 BatchResult run_staged(Table& table, Call call, const Batch& host, int device) {
   DeviceScope scope(device);
   cudaStream_t stream = static_cast<cudaStream_t>(host.stream);
-  const uint64_t kw = 4, vw = 4;  // 32-bit keys and values
+  const uint64_t kw = uint64_t(table.key_bits()) / 8, vw = kw;  // keys and values have one width
   const uint64_t chunk = std::min(host.n, kChunk);
   Staging s(chunk);
   const bool values_in = host.values_in && (call == Call::insert || call == Call::insert_or_assign || call == Call::batch);
@@ -167,11 +167,12 @@ BatchResult run_staged(Table& table, Call call, const Batch& host, int device) {
 
 uint64_t retrieve_all_to_host(Table& table, void* keys, void* values, uint64_t count, int device, void* stream) {
   DeviceScope scope(device);
-  DeviceArray<uint32_t> k(count), v(count);
+  const uint64_t w = uint64_t(table.key_bits()) / 8;  // keys and values have one width
+  DeviceArray<uint8_t> k(count * w), v(count * w);
   uint64_t n = table.retrieve_all(k.get(), v.get(), stream);
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (keys) WX_CUDA(cudaMemcpyAsync(keys, k.get(), n * 4, cudaMemcpyDeviceToHost, s));
-  if (values) WX_CUDA(cudaMemcpyAsync(values, v.get(), n * 4, cudaMemcpyDeviceToHost, s));
+  if (keys) WX_CUDA(cudaMemcpyAsync(keys, k.get(), n * w, cudaMemcpyDeviceToHost, s));
+  if (values) WX_CUDA(cudaMemcpyAsync(values, v.get(), n * w, cudaMemcpyDeviceToHost, s));
   WX_CUDA(cudaStreamSynchronize(s));
   return n;
 }

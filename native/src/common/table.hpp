@@ -35,6 +35,8 @@ class Table {
   virtual ~Table() = default;
   virtual bool on_device() const = 0;
   virtual int device() const { return -1; }
+  // Width of keys and values in bits (one width for both); device tables: how host arrays are staged.
+  virtual int key_bits() const { return 32; }
 
   virtual BatchResult insert(const Batch& b) = 0;            // WX_OUT_INSERTED / PRESENT / FULL
   virtual BatchResult insert_or_assign(const Batch& b) = 0;  // WX_OUT_INSERTED / ASSIGNED / FULL

@@ -24,6 +24,7 @@ class GlhtTableT final : public Table {
 
   bool on_device() const override { return true; }
   int device() const override { return device_; }
+  int key_bits() const override { return Tr::kWide ? 64 : 32; }
 
   BatchResult insert(const Batch& b) override { return run(Mode::insert, b); }
   BatchResult insert_or_assign(const Batch& b) override { return run(Mode::assign, b); }
