@@ -308,7 +308,7 @@ void test_edges() {
   const Bytes c = contains(*t, k);
   for (size_t i = 0; i < k.size(); ++i) CHECK(c[i] == ((i == 2 || i == 4) ? 0 : 1));
   // Keys that differ from the stored ones only in the high half are absent.
-  const U64s near = {0x2FFFFFFFFull, 0x1FFFFFFFEull, (2ull << 32), 0x00000002FFFFFFFEull};
+  const U64s near = {0x2FFFFFFFFull, 0x3FFFFFFFEull, (2ull << 32), 0x00000002FFFFFFFEull};
   f = find(*t, near);
   for (auto x : f) CHECK(x == kNF);
   // A mixed batch with reserved keys: INVALID_KEY there, the rest done.
