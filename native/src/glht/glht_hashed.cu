@@ -1,7 +1,7 @@
-// GLHT pre-hashed calls (wx_hash_keys, wx_find_hashed) of 32-bit tables; the table members that drive
-// them are in glht_table.cu: the hash is mix64(key), which does not depend
-// on the table's size; the home is its multiply-high reduction, exactly as home_of() computes it, so
-// a pre-hashed find visits the same slots as find. Reuses lookup_ro (glht_ops.cuh) unchanged.
+// GLHT pre-hashed kernels (wx_hash_keys, wx_find_hashed), 32-bit tables only; the table members that
+// drive them are in glht_table.cu. The hash is mix64(key), which does not depend on the table's size;
+// the home is its multiply-high reduction, exactly as home_of() computes it, so a pre-hashed find
+// visits the same slots as find. Reuses lookup_ro (glht_ops.cuh) unchanged.
 #include "common/cuda_util.cuh"
 #include "glht/glht_table.cuh"
 
