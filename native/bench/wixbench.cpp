@@ -13,6 +13,8 @@
 //            made for the range and pre-filled with a random half of it
 //   growth   table made for 2^20 keys, insert 2^--log2n keys in batches of 2^22 (resizes included)
 //   all      the three (default); dynamic and growth use --lf when it is one value, else 0.8
+// --key-bits 64: 64-bit keys and values (GLHT; static only): the same keys widened by a bijection
+// of 64-bit integers, so every bit of the key varies.
 // Output: a table (G ops/s per row) or --csv; device, CUDA versions, kind, sizes and seed first.
 #include <algorithm>
 #include <chrono>
@@ -45,6 +47,7 @@ struct Options {
   int log2ops = 24;
   int reps = 5;
   int device = 0;
+  int key_bits = 32;
   bool csv = false;
   uint64_t seed = 0;
   bool seed_given = false;
@@ -53,7 +56,8 @@ struct Options {
 void usage() {
   std::printf(
       "usage: wixbench --kind glht|hive [--bench static|dynamic|growth|all] [--lf 0.8[,0.9..]]\n"
-      "                [--all-lf] [--log2n 26] [--log2ops 24] [--reps 5] [--device 0] [--seed S] [--csv]\n");
+      "                [--all-lf] [--log2n 26] [--log2ops 24] [--reps 5] [--device 0] [--seed S] [--csv]\n"
+      "                [--key-bits 32|64]   (64: GLHT, --bench static)\n");
 }
 
 std::vector<double> parse_list(const std::string& s) {
@@ -88,6 +92,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--log2ops") o.log2ops = std::atoi(next().c_str());
     else if (a == "--reps") o.reps = std::max(1, std::atoi(next().c_str()));
     else if (a == "--device") o.device = std::atoi(next().c_str());
+    else if (a == "--key-bits") o.key_bits = std::atoi(next().c_str());
     else if (a == "--seed") { o.seed = std::strtoull(next().c_str(), nullptr, 0); o.seed_given = true; }
     else if (a == "--csv") o.csv = true;
     else if (a == "-h" || a == "--help") { usage(); std::exit(0); }
@@ -96,6 +101,8 @@ Options parse(int argc, char** argv) {
   if (o.bench != "static" && o.bench != "dynamic" && o.bench != "growth" && o.bench != "all")
     die("unknown --bench " + o.bench);
   if (o.log2n < 10 || o.log2n > 30 || o.log2ops < 10 || o.log2ops > 30) die("sizes out of range");
+  if (o.key_bits != 32 && o.key_bits != 64) die("--key-bits must be 32 or 64");
+  if (o.key_bits == 64 && o.bench != "static") die("--key-bits 64 runs --bench static only");
   if (!o.seed_given) o.seed = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   if (o.lfs.empty()) {
     if (o.all_lf) o.lfs = {0.5, 0.8, 0.9};
@@ -140,6 +147,20 @@ struct KeyGen {
     }
   }
 };
+
+// 64-bit keys: mix64 is a bijection of the 64-bit integers, so distinct i + c give distinct keys;
+// reserved images are replaced as in KeyGen::fill (spare indices 2^62 + lo..).
+void fill_keys(const KeyGen& g, std::vector<uint32_t>& out, uint64_t lo, uint64_t hi) { g.fill(out, lo, hi); }
+void fill_keys(const KeyGen& g, std::vector<uint64_t>& out, uint64_t lo, uint64_t hi) {
+  const uint64_t c = (uint64_t(g.a) << 32) | g.c;
+  out.resize(hi - lo);
+  uint64_t spare = (uint64_t{1} << 62) + lo;
+  for (uint64_t i = lo; i < hi; ++i) {
+    uint64_t k = mix64(i + c);
+    while (k >= WX_KEY64_TOMBSTONE) k = mix64(spare++ + c);
+    out[i - lo] = k;
+  }
+}
 
 class Rng {
  public:
@@ -188,6 +209,7 @@ class Table {
     c.device = o.device;
     c.capacity = capacity;
     c.max_load_factor = lf;
+    c.key_bits = c.value_bits = o.key_bits;
     ok(wx_table_create(&c, &t_), "wx_table_create");
   }
   Table(const Table&) = delete;
@@ -285,22 +307,24 @@ std::string fmt(const char* f, double a, double b = 0) {
 }
 
 // static: insert / find present / find absent / erase of N unique keys at load factor lf.
+// K = uint32_t or uint64_t (--key-bits): keys and values of that width.
+template <typename K>
 void bench_static(const Options& o, Report& rep, double lf, uint64_t run_seed) {
   const uint64_t n = uint64_t{1} << o.log2n;
-  std::vector<uint32_t> keys, absent, vals(n);
+  std::vector<K> keys, absent, vals(n);
   DevBuf dk, da, dv, dout, dres;
   std::vector<Sample> s_ins, s_hit, s_miss, s_era;
-  const std::string params = fmt("N=2^%.0f lf=%.2f", o.log2n, lf);
+  const std::string params = fmt("N=2^%.0f lf=%.2f", o.log2n, lf) + (sizeof(K) == 8 ? " 64-bit" : "");
   for (int r = 0; r <= o.reps; ++r) {  // r = 0 is the warm-up
     KeyGen g(run_seed + 1000003ull * r);
-    g.fill(keys, 0, n);
-    g.fill(absent, n, 2 * n);
-    for (uint64_t i = 0; i < n; ++i) vals[i] = static_cast<uint32_t>(mix64(i + r));
+    fill_keys(g, keys, 0, n);
+    fill_keys(g, absent, n, 2 * n);
+    for (uint64_t i = 0; i < n; ++i) vals[i] = static_cast<K>(mix64(i + r));
     void* k = dk.upload(o.device, keys);
     void* a = da.upload(o.device, absent);
     void* v = dv.upload(o.device, vals);
     void* out = dout.reserve(o.device, n);
-    void* res = dres.reserve(o.device, n * 4);
+    void* res = dres.reserve(o.device, n * sizeof(K));
     Table t(o, n, lf);
     Sample ins = timed(t, [&] { return wx_insert(t.get(), k, v, n, static_cast<uint8_t*>(out), WX_MEM_DEVICE, nullptr); },
                        "insert");
@@ -406,8 +430,8 @@ void print_environment(const Options& o) {
   std::printf("%swixbench %s  device %d: %s (sm_%d, %d SMs, %.1f GiB)  CUDA runtime %d.%d driver %d.%d\n", c,
               wx_version_string(), o.device, name, cc, sms, total_b / 1073741824.0, rt / 1000, (rt % 1000) / 10,
               drv / 1000, (drv % 1000) / 10);
-  std::printf("%skind=%s bench=%s N=2^%d ops=2^%d reps=%d (+1 warm-up, median) seed=%llu\n", c,
-              o.kind == WX_KIND_HIVE ? "hive" : "glht", o.bench.c_str(), o.log2n, o.log2ops, o.reps,
+  std::printf("%skind=%s key_bits=%d bench=%s N=2^%d ops=2^%d reps=%d (+1 warm-up, median) seed=%llu\n", c,
+              o.kind == WX_KIND_HIVE ? "hive" : "glht", o.key_bits, o.bench.c_str(), o.log2n, o.log2ops, o.reps,
               (unsigned long long)o.seed);
   std::fflush(stdout);
 }
@@ -427,7 +451,10 @@ int main(int argc, char** argv) {
   uint64_t step = 0;
   auto seed = [&]() { return mix64(o.seed + ++step); };
   if (o.bench == "static" || o.bench == "all")
-    for (double lf : o.lfs) bench_static(o, rep, lf, seed());
+    for (double lf : o.lfs) {
+      if (o.key_bits == 64) bench_static<uint64_t>(o, rep, lf, seed());
+      else bench_static<uint32_t>(o, rep, lf, seed());
+    }
   if (o.bench == "dynamic" || o.bench == "all") {
     const uint64_t ranges[] = {uint64_t{1} << 24, 101, 1001, 10001, 100001};
     const int mixes[][2] = {{20, 20}, {40, 40}};

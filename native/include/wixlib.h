@@ -104,8 +104,8 @@ typedef enum wx_grow {
 /* Table configuration: fill with wx_config_init, then set what you need. */
 typedef struct wx_config {
   int32_t kind;              /* wx_kind */
-  int32_t key_bits;          /* 32 (default) or 64 (WX_KIND_CPU only; with value_bits 64) */
-  int32_t value_bits;        /* 32 (default) or 64 (WX_KIND_CPU only; with key_bits 64) */
+  int32_t key_bits;          /* 32 (default) or 64 (WX_KIND_CPU and WX_KIND_GLHT; with value_bits 64) */
+  int32_t value_bits;        /* 32 (default) or 64 (WX_KIND_CPU and WX_KIND_GLHT; with key_bits 64) */
   int32_t device;            /* CUDA device ordinal, GPU kinds only */
   uint64_t capacity;         /* number of keys the table should hold at max_load_factor */
   double max_load_factor;    /* grow above this (0.05 <= f <= 1); default per kind */

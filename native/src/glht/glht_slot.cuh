@@ -71,6 +71,11 @@ __host__ __device__ inline unsigned long long home_of(uint32_t k, unsigned long 
 __device__ __forceinline__ void ld_slot(const Slot* p, unsigned long long& kv, unsigned long long& meta) {
   asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(kv), "=l"(meta) : "l"(p) : "memory");
 }
+// Wide tables: the same 16-byte read with acquire semantics (the value words read after it must not
+// be older than the meta word it returns; see DESIGN.md "Wide tables").
+__device__ __forceinline__ void ld_slot_acquire(const Slot* p, unsigned long long& kv, unsigned long long& meta) {
+  asm volatile("ld.acquire.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(kv), "=l"(meta) : "l"(p) : "memory");
+}
 __device__ __forceinline__ unsigned long long ld_relaxed(const unsigned long long* p) {
   unsigned long long v;
   asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
@@ -93,6 +98,16 @@ __device__ __forceinline__ unsigned long long cas64(unsigned long long* p, unsig
                : "memory");
   return old;
 }
+// acq_rel CAS: wide tables make every RMW of a meta word acq_rel (DESIGN.md "Wide tables").
+__device__ __forceinline__ unsigned long long cas64_acq_rel(unsigned long long* p, unsigned long long expect,
+                                                            unsigned long long desired) {
+  unsigned long long old;
+  asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;"
+               : "=l"(old)
+               : "l"(p), "l"(expect), "l"(desired)
+               : "memory");
+  return old;
+}
 // 16-byte CAS of a whole slot {kv, meta}: the single atomic step of home-slot insert/erase/assign.
 __device__ __forceinline__ bool cas128(Slot* p, unsigned long long kv_expect, unsigned long long meta_expect,
                                        unsigned long long kv_new, unsigned long long meta_new) {
@@ -102,6 +117,21 @@ __device__ __forceinline__ bool cas128(Slot* p, unsigned long long kv_expect, un
       "mov.b128 c, {%2, %3};\n\t"
       "mov.b128 v, {%4, %5};\n\t"
       "atom.relaxed.gpu.global.cas.b128 o, [%6], c, v;\n\t"
+      "mov.b128 {%0, %1}, o;\n\t}"
+      : "=l"(o0), "=l"(o1)
+      : "l"(kv_expect), "l"(meta_expect), "l"(kv_new), "l"(meta_new), "l"(p)
+      : "memory");
+  return o0 == kv_expect && o1 == meta_expect;
+}
+// The same with acq_rel semantics (wide tables).
+__device__ __forceinline__ bool cas128_acq_rel(Slot* p, unsigned long long kv_expect, unsigned long long meta_expect,
+                                               unsigned long long kv_new, unsigned long long meta_new) {
+  unsigned long long o0, o1;
+  asm volatile(
+      "{\n\t.reg .b128 c, v, o;\n\t"
+      "mov.b128 c, {%2, %3};\n\t"
+      "mov.b128 v, {%4, %5};\n\t"
+      "atom.acq_rel.gpu.global.cas.b128 o, [%6], c, v;\n\t"
       "mov.b128 {%0, %1}, o;\n\t}"
       : "=l"(o0), "=l"(o1)
       : "l"(kv_expect), "l"(meta_expect), "l"(kv_new), "l"(meta_new), "l"(p)

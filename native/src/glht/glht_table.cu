@@ -19,14 +19,15 @@ constexpr int kMaxRehashTries = 8;     // doublings inside one rehash that found
 
 }  // namespace
 
-GlhtTable::GlhtTable(const wx_config& config) {
+template <class Tr>
+GlhtTableT<Tr>::GlhtTableT(const wx_config& config) {
   device_ = config.device;
   DeviceScope scope(device_);
   if (std::isfinite(config.max_load_factor) && config.max_load_factor > 0.0 && config.max_load_factor <= 1.0)
     max_lf_ = config.max_load_factor;
   grow_ = config.grow;
   nb_ = nb_for_capacity(config.capacity);
-  slots_ = DeviceArray<Slot>(total_slots(nb_));
+  slots_ = DeviceArray<SlotT>(total_slots(nb_));
   ctr_ = DeviceArray<Counters>(1);
   WX_CUDA(cudaMemset(ctr_.get(), 0, sizeof(Counters)));
   launch_init(view(), nullptr);
@@ -35,30 +36,35 @@ GlhtTable::GlhtTable(const wx_config& config) {
   WX_CUDA(cudaDeviceSynchronize());
 }
 
-GlhtTable::~GlhtTable() {
+template <class Tr>
+GlhtTableT<Tr>::~GlhtTableT() {
   DeviceScope scope(device_);
   if (ev0_) cudaEventDestroy(ev0_);
   if (ev1_) cudaEventDestroy(ev1_);
 }
 
-uint64_t GlhtTable::nb_for_capacity(uint64_t keys) const {
+template <class Tr>
+uint64_t GlhtTableT<Tr>::nb_for_capacity(uint64_t keys) const {
   const double want = std::ceil(static_cast<double>(keys) / max_lf_ - 1e-6);
   const uint64_t nb = want < 64.0 ? 64 : static_cast<uint64_t>(want);
   return nb;
 }
 
-Counters GlhtTable::read_counters(cudaStream_t st) {
+template <class Tr>
+Counters GlhtTableT<Tr>::read_counters(cudaStream_t st) {
   WX_CUDA(cudaMemcpyAsync(&host_ctr_, ctr_.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
   WX_CUDA(cudaStreamSynchronize(st));
   return host_ctr_;
 }
 
-void GlhtTable::reset_call_counters(cudaStream_t st) {
+template <class Tr>
+void GlhtTableT<Tr>::reset_call_counters(cudaStream_t st) {
   // pending, full, invalid are adjacent
   WX_CUDA(cudaMemsetAsync(&ctr_.get()->pending, 0, 3 * sizeof(unsigned long long), st));
 }
 
-BatchResult GlhtTable::run(Mode mode, const Batch& b) {
+template <class Tr>
+BatchResult GlhtTableT<Tr>::run(Mode mode, const Batch& b) {
   DeviceScope scope(device_);
   BatchResult r;
   if (b.n == 0) return r;
@@ -70,14 +76,16 @@ BatchResult GlhtTable::run(Mode mode, const Batch& b) {
   if (mode == Mode::contains && !b.outcomes) fail(WX_ERR_INVALID_ARGUMENT, "GLHT contains: found is NULL");
   if (mode == Mode::mixed && (!b.ops || !b.values_in)) fail(WX_ERR_INVALID_ARGUMENT, "GLHT batch: ops/values NULL");
 
-  Args a;
-  a.keys = static_cast<const uint32_t*>(b.keys);
-  a.values_in = static_cast<const uint32_t*>(b.values_in);
-  a.values_out = static_cast<uint32_t*>(mode == Mode::mixed ? const_cast<void*>(b.values_in) : b.values_out);
+  using Key = typename Tr::Key;
+  using Val = typename Tr::Val;
+  Args<Tr> a;
+  a.keys = static_cast<const Key*>(b.keys);
+  a.values_in = static_cast<const Val*>(b.values_in);
+  a.values_out = static_cast<Val*>(mode == Mode::mixed ? const_cast<void*>(b.values_in) : b.values_out);
   a.ops = b.ops;
   a.outcomes = b.outcomes;
   a.n = b.n;
-  a.not_found = static_cast<uint32_t>(b.not_found);
+  a.not_found = static_cast<Val>(b.not_found);
   if (!read_only && !a.outcomes) {  // outcomes mark unfinished / full elements between passes
     if (scratch_outcomes_.size() < b.n) {
       scratch_outcomes_.reset();
@@ -168,8 +176,11 @@ BatchResult GlhtTable::run(Mode mode, const Batch& b) {
   return r;
 }
 
-BatchResult GlhtTable::batch(const Batch& b) {
+template <class Tr>
+BatchResult GlhtTableT<Tr>::batch(const Batch& b) {
   DeviceScope scope(device_);
+  // Combining (common/combine.cu) is 32-bit: wide tables run every mixed batch the plain way.
+  if constexpr (Tr::kWide) return run(Mode::mixed, b);
   // only very hot batches: GLHT copes down to ~10^4 keys
   const Combined c = combine_hot_batch(b, 0.05, [this](Call call, const Batch& x) {
     return call == Call::batch ? run(Mode::mixed, x) : call == Call::find ? run(Mode::find, x) : run(Mode::contains, x);
@@ -179,14 +190,15 @@ BatchResult GlhtTable::batch(const Batch& b) {
   return c.result;
 }
 
-void GlhtTable::rehash(uint64_t new_nb, cudaStream_t st) {
+template <class Tr>
+void GlhtTableT<Tr>::rehash(uint64_t new_nb, cudaStream_t st) {
   if (new_nb < 64) new_nb = 64;
   const Counters now = read_counters(st);
   DeviceArray<Counters> tc(1);
   for (int attempt = 0; attempt < kMaxRehashTries; ++attempt, new_nb *= 2) {
-    DeviceArray<Slot> fresh(total_slots(new_nb));  // may throw WX_ERR_OUT_OF_MEMORY: the old table is intact
+    DeviceArray<SlotT> fresh(total_slots(new_nb));  // may throw WX_ERR_OUT_OF_MEMORY: the old table is intact
     WX_CUDA(cudaMemsetAsync(tc.get(), 0, sizeof(Counters), st));
-    const View nv = view_of(fresh.get(), new_nb, tc.get());
+    const V nv = view_of(fresh.get(), new_nb, tc.get());
     launch_init(nv, st);
     Counters c{};
     for (int pass = 0; pass <= kMaxPendingPasses; ++pass) {
@@ -213,14 +225,16 @@ void GlhtTable::rehash(uint64_t new_nb, cudaStream_t st) {
   fail(WX_ERR_INTERNAL, "GLHT rehash found no room after " + std::to_string(kMaxRehashTries) + " doublings");
 }
 
-uint64_t GlhtTable::size() {
+template <class Tr>
+uint64_t GlhtTableT<Tr>::size() {
   DeviceScope scope(device_);
   unsigned long long s = 0;
   WX_CUDA(cudaMemcpy(&s, &ctr_.get()->size, sizeof(s), cudaMemcpyDeviceToHost));
   return s;
 }
 
-void GlhtTable::stats(wx_stats* s) {
+template <class Tr>
+void GlhtTableT<Tr>::stats(wx_stats* s) {
   DeviceScope scope(device_);
   WX_CUDA(cudaDeviceSynchronize());
   const Counters c = read_counters(nullptr);
@@ -234,7 +248,8 @@ void GlhtTable::stats(wx_stats* s) {
   s->last_kernel_ms = last_ms_;
 }
 
-void GlhtTable::clear() {
+template <class Tr>
+void GlhtTableT<Tr>::clear() {
   DeviceScope scope(device_);
   WX_CUDA(cudaDeviceSynchronize());
   launch_init(view(), nullptr);
@@ -243,7 +258,8 @@ void GlhtTable::clear() {
   WX_CUDA(cudaDeviceSynchronize());
 }
 
-void GlhtTable::resize(uint64_t capacity) {
+template <class Tr>
+void GlhtTableT<Tr>::resize(uint64_t capacity) {
   DeviceScope scope(device_);
   WX_CUDA(cudaDeviceSynchronize());
   if (capacity < size())
@@ -252,15 +268,17 @@ void GlhtTable::resize(uint64_t capacity) {
   WX_CUDA(cudaDeviceSynchronize());
 }
 
-uint64_t GlhtTable::retrieve_all(void* keys, void* values, void* stream) {
+template <class Tr>
+uint64_t GlhtTableT<Tr>::retrieve_all(void* keys, void* values, void* stream) {
   DeviceScope scope(device_);
   cudaStream_t st = static_cast<cudaStream_t>(stream);
   WX_CUDA(cudaMemsetAsync(&ctr_.get()->count, 0, sizeof(unsigned long long), st));
-  launch_retrieve(view(), static_cast<uint32_t*>(keys), static_cast<uint32_t*>(values), st);
+  launch_retrieve(view(), static_cast<typename Tr::Key*>(keys), static_cast<typename Tr::Val*>(values), st);
   return read_counters(st).count;
 }
 
-uint64_t GlhtTable::check_invariants(uint64_t* keys_seen) {
+template <class Tr>
+uint64_t GlhtTableT<Tr>::check_invariants(uint64_t* keys_seen) {
   DeviceScope scope(device_);
   WX_CUDA(cudaDeviceSynchronize());
   WX_CUDA(cudaMemset(&ctr_.get()->count, 0, sizeof(unsigned long long)));
@@ -270,12 +288,58 @@ uint64_t GlhtTable::check_invariants(uint64_t* keys_seen) {
   return c.errors;
 }
 
+template <class Tr>
+void GlhtTableT<Tr>::hash_keys(const void* keys, uint64_t* hashes, uint64_t n, void* stream) {
+  if constexpr (Tr::kWide) {
+    fail(WX_ERR_UNSUPPORTED, "GLHT: pre-hashed calls (wx_hash_keys) are for 32-bit tables only");
+  } else {
+    DeviceScope scope(device_);
+    if (n == 0) return;
+    cudaStream_t st = static_cast<cudaStream_t>(stream);
+    launch_hash_keys(static_cast<const uint32_t*>(keys), reinterpret_cast<unsigned long long*>(hashes), n, st);
+    WX_CUDA(cudaStreamSynchronize(st));
+  }
+}
+
+template <class Tr>
+BatchResult GlhtTableT<Tr>::find_hashed(const Batch& b, const uint64_t* hashes) {
+  if constexpr (Tr::kWide) {
+    fail(WX_ERR_UNSUPPORTED, "GLHT: pre-hashed calls (wx_find_hashed) are for 32-bit tables only");
+  } else {
+    DeviceScope scope(device_);
+    BatchResult r;
+    if (b.n == 0) return r;
+    if (!b.keys || !b.values_out || !hashes)
+      fail(WX_ERR_INVALID_ARGUMENT, "GLHT find_hashed: keys, values or hashes is NULL");
+    cudaStream_t st = static_cast<cudaStream_t>(b.stream);
+    const uint64_t errors_before = read_counters(st).errors;
+    reset_call_counters(st);
+    WX_CUDA(cudaEventRecord(ev0_, st));
+    launch_find_hashed(view(), static_cast<const uint32_t*>(b.keys), reinterpret_cast<const unsigned long long*>(hashes),
+                       static_cast<uint32_t*>(b.values_out), uint32_t(b.not_found), b.n, st);
+    WX_CUDA(cudaEventRecord(ev1_, st));
+    const Counters c = read_counters(st);
+    r.invalid = c.invalid;
+    WX_CUDA(cudaEventSynchronize(ev1_));
+    float ms = 0.f;
+    WX_CUDA(cudaEventElapsedTime(&ms, ev0_, ev1_));
+    last_ms_ = ms;
+    if (c.errors != errors_before)
+      fail(WX_ERR_INTERNAL,
+           "GLHT: find_hashed saw " + std::to_string(c.errors - errors_before) + " broken invariants (leaked lock)");
+    return r;
+  }
+}
+
+template class GlhtTableT<Narrow>;
+template class GlhtTableT<Wide>;
+
 }  // namespace glht
 
 Table* make_glht_table(const wx_config& config) {
-  if (config.key_bits != 32 || config.value_bits != 32)
-    fail(WX_ERR_UNSUPPORTED, "GLHT supports 32-bit keys and values only");
-  return new glht::GlhtTable(config);
+  if (config.key_bits == 32 && config.value_bits == 32) return new glht::GlhtTable(config);
+  if (config.key_bits == 64 && config.value_bits == 64) return new glht::GlhtTableWide(config);
+  fail(WX_ERR_UNSUPPORTED, "GLHT supports 32-bit keys and values or 64-bit keys and values");
 }
 
 }  // namespace wx

@@ -13,10 +13,14 @@
 namespace wx {
 namespace glht {
 
-class GlhtTable final : public Table {
+// Tr = Narrow (32-bit keys and values) or Wide (64/64); see glht_traits.cuh.
+template <class Tr>
+class GlhtTableT final : public Table {
  public:
-  explicit GlhtTable(const wx_config& config);
-  ~GlhtTable() override;
+  using SlotT = typename Tr::SlotT;
+  using V = View<Tr>;
+  explicit GlhtTableT(const wx_config& config);
+  ~GlhtTableT() override;
 
   bool on_device() const override { return true; }
   int device() const override { return device_; }
@@ -34,7 +38,8 @@ class GlhtTable final : public Table {
   void clear() override;
   void resize(uint64_t capacity) override;
   uint64_t retrieve_all(void* keys, void* values, void* stream) override;
-  // Pre-hashed calls (glht_hashed.cu): hash = mix64(key); pre-hashed insert stays UNSUPPORTED.
+  // Pre-hashed calls (glht_hashed.cu): hash = mix64(key); pre-hashed insert stays UNSUPPORTED, and
+  // wide tables have none (WX_ERR_UNSUPPORTED).
   void hash_keys(const void* keys, uint64_t* hashes, uint64_t n, void* stream) override;
   BatchResult find_hashed(const Batch& b, const uint64_t* hashes) override;
 
@@ -50,11 +55,11 @@ class GlhtTable final : public Table {
   void reset_call_counters(cudaStream_t st);
   // Rehash into a table of at least new_nb homes (doubling while a rehash finds no room).
   void rehash(uint64_t new_nb, cudaStream_t st);
-  View view() const { return view_of(slots_.get(), nb_, ctr_.get()); }
+  V view() const { return view_of(slots_.get(), nb_, ctr_.get()); }
   static uint64_t stash_buckets(uint64_t nb) { return nb / 4096 + 1; }
   static uint64_t total_slots(uint64_t nb) { return nb + kH + stash_buckets(nb) * kH; }
-  static View view_of(Slot* s, uint64_t nb, Counters* c) {
-    return View{s, nb, nb + kH, stash_buckets(nb), total_slots(nb), c};
+  static V view_of(SlotT* s, uint64_t nb, Counters* c) {
+    return V{s, nb, nb + kH, stash_buckets(nb), total_slots(nb), c};
   }
   uint64_t nb_for_capacity(uint64_t keys) const;
 
@@ -62,7 +67,7 @@ class GlhtTable final : public Table {
   double max_lf_ = 0.9;
   int grow_ = WX_GROW_AUTO;
   uint64_t nb_ = 0;
-  DeviceArray<Slot> slots_;
+  DeviceArray<SlotT> slots_;
   DeviceArray<Counters> ctr_;
   DeviceArray<uint8_t> scratch_outcomes_;
   Counters host_ctr_{};  // pageable (64 bytes): a pinned one cost a cudaMallocHost per create
@@ -74,6 +79,16 @@ class GlhtTable final : public Table {
   double last_ms_ = 0.0;
   bool trace_ = std::getenv("WIXLIB_TRACE") != nullptr;
 };
+
+using GlhtTable = GlhtTableT<Narrow>;
+using GlhtTableWide = GlhtTableT<Wide>;
+extern template class GlhtTableT<Narrow>;
+extern template class GlhtTableT<Wide>;
+
+// Pre-hashed calls of 32-bit tables (glht_hashed.cu).
+void launch_hash_keys(const uint32_t* keys, unsigned long long* hashes, uint64_t n, cudaStream_t st);
+void launch_find_hashed(const View<Narrow>& t, const uint32_t* keys, const unsigned long long* hashes,
+                        uint32_t* values, uint32_t not_found, uint64_t n, cudaStream_t st);
 
 }  // namespace glht
 }  // namespace wx

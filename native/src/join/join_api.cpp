@@ -80,6 +80,9 @@ int32_t wx_join_create(const wx_config* config, int32_t build, const void* build
     if (st != WX_OK) return st;  // its message is this thread's already
     wx_table_destroy(check);
     const bool gpu = is_gpu_kind(j->config.kind);
+    // The GPU join engines are 32-bit (64-bit GLHT tables exist, 64-bit GPU joins do not).
+    if (gpu && j->config.key_bits == 64)
+      wx::fail(WX_ERR_UNSUPPORTED, "joins on the GPU kinds take 32-bit keys; 64-bit keys join on WX_KIND_CPU");
     if (mem == WX_MEM_DEVICE) {
       require(gpu, "WX_MEM_DEVICE build keys given to a CPU join: a CPU join takes host memory");
       if (n) wx::dev::check_device_range(build_keys, n * (j->config.key_bits / 8), j->config.device, "build keys");
