@@ -68,6 +68,19 @@ public final class DeviceBuffer implements AutoCloseable {
     return b;
   }
 
+  /** A buffer on {@code device} holding a copy of {@code data} (keys or values of 64-bit tables). */
+  public static DeviceBuffer ofLongs(int device, long[] data) {
+    Objects.requireNonNull(data, "data");
+    DeviceBuffer b = allocate(device, 8L * data.length);
+    try {
+      b.copyFrom(data);
+    } catch (RuntimeException e) {
+      b.close();
+      throw e;
+    }
+    return b;
+  }
+
   /** A buffer on {@code device} holding a copy of {@code data}. */
   public static DeviceBuffer ofBytes(int device, byte[] data) {
     Objects.requireNonNull(data, "data");
@@ -106,6 +119,12 @@ public final class DeviceBuffer implements AutoCloseable {
   }
 
   /** Copies {@code src} to the start of the buffer. */
+  public void copyFrom(long[] src) {
+    Objects.requireNonNull(src, "src");
+    copyFromHost(MemorySegment.ofArray(src), 8L * src.length);
+  }
+
+  /** Copies {@code src} to the start of the buffer. */
   public void copyFrom(byte[] src) {
     Objects.requireNonNull(src, "src");
     copyFromHost(MemorySegment.ofArray(src), src.length);
@@ -115,6 +134,12 @@ public final class DeviceBuffer implements AutoCloseable {
   public void copyTo(int[] dst) {
     Objects.requireNonNull(dst, "dst");
     copyToHost(MemorySegment.ofArray(dst), 4L * dst.length);
+  }
+
+  /** Copies the first {@code dst.length} longs of the buffer into {@code dst}. */
+  public void copyTo(long[] dst) {
+    Objects.requireNonNull(dst, "dst");
+    copyToHost(MemorySegment.ofArray(dst), 8L * dst.length);
   }
 
   /** Copies the first {@code dst.length} bytes of the buffer into {@code dst}. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.wixlib.TableKind;
+import org.wixlib.UnsupportedKindException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,7 +26,8 @@ import picocli.CommandLine.Spec;
       "Measures the throughput (million ops per second) of bulk insert, find of present keys, find of"
           + " absent keys and erase, and optionally of mixed batches, for each table kind asked for.",
       "",
-      "Keys are distinct random 32-bit keys (never the reserved -1/-2); the absent keys are disjoint"
+      "Keys are distinct random 32-bit keys (never the reserved -1/-2), or with --key-bits 64 the same"
+          + " keys widened one to one to 64 bits (tables of 64-bit keys and values); the absent keys are disjoint"
           + " from the present ones. Every rep runs on a fresh table created with capacity = --keys and"
           + " max load factor = --load-factor, so it holds the keys without growing. Results are checked"
           + " (untimed); a wrong result fails the run (exit 1).",
@@ -52,7 +54,8 @@ import picocli.CommandLine.Spec;
       "  wixlib bench compare before.json after.json",
       "  wixlib bench --kind cpu,glht,hive --keys 16Mi --load-factor 0.9 --format csv",
       "  wixlib bench --kind glht --mix 20,20,60 --mix 40,40,20 --key-range 100000",
-      "  wixlib bench --kind cpu --threads 1 --reps 3 --warmup 0 --format json"
+      "  wixlib bench --kind cpu --threads 1 --reps 3 --warmup 0 --format json",
+      "  wixlib bench --kind glht,cpu --key-bits 64 --load-factor 0.95"
     })
 final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -103,10 +106,21 @@ final class BenchCommand implements Callable<Integer> {
       description = "Distinct keys the mixed batches draw from (default: --keys).")
   Long keyRange;
 
+  @Option(names = "--key-bits", paramLabel = "B", defaultValue = "32",
+      description = "Width of keys and values: 32 (int) or 64 (long: tables built with keyBits(64), bulk ops"
+          + " only; a kind without 64-bit tables is reported unavailable) (default: ${DEFAULT-VALUE}).")
+  int keyBits;
+
   @Mixin SuiteOptions suite;
 
   @Override
   public Integer call() {
+    if (keyBits != 32 && keyBits != 64) {
+      throw new ParameterException(spec.commandLine(), "--key-bits must be 32 or 64, got " + keyBits);
+    }
+    if (keyBits == 64 && !suite.names.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "--suite runs 32-bit keys; drop --key-bits 64");
+    }
     if (!suite.names.isEmpty()) {
       return new SuiteBench(this).call();
     }
@@ -149,10 +163,21 @@ final class BenchCommand implements Callable<Integer> {
         r.row(name, "-", null, null, null, null, null, null, null, "unavailable: " + unavailable.get(kind));
         continue;
       }
-      BenchRunner runner = new BenchRunner(kind, params, output);
-      List<BenchRunner.Result> results = new ArrayList<>(runner.bulk(data));
-      for (BenchData.Mixed m : mixed) {
-        results.add(runner.mixed(m));
+      List<BenchRunner.Result> results = new ArrayList<>();
+      if (keyBits == 64) {
+        try {
+          results.addAll(new WideBenchRunner(kind, params, output).bulk(new WideBenchData(data)));
+        } catch (UnsupportedKindException e) {  // a kind without 64-bit tables
+          unavailable.put(kind, e.getMessage());
+          r.row(name, "-", null, null, null, null, null, null, null, "unavailable: " + e.getMessage());
+          continue;
+        }
+      } else {
+        BenchRunner runner = new BenchRunner(kind, params, output);
+        results.addAll(runner.bulk(data));
+        for (BenchData.Mixed m : mixed) {
+          results.add(runner.mixed(m));
+        }
       }
       for (BenchRunner.Result res : results) {
         Throughput k = res.kernel();
@@ -184,6 +209,9 @@ final class BenchCommand implements Callable<Integer> {
     if (keyRange != null && (keyRange < 1 || keyRange > (1L << 31))) {
       throw new ParameterException(spec.commandLine(), "--key-range must be in [1, 2^31], got " + keyRange);
     }
+    if (keyBits == 64 && !mixes.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "--key-bits 64 times the bulk ops only; drop --mix");
+    }
     if (keyRange != null && mixes.isEmpty()) {
       throw new ParameterException(spec.commandLine(), "--key-range applies to --mix workloads; give --mix too");
     }
@@ -198,6 +226,7 @@ final class BenchCommand implements Callable<Integer> {
     }
     r.field("kinds", names);
     r.field("keys", n);
+    r.field("key_bits", keyBits);
     r.field("max_load_factor", loadFactor);
     r.field("reps", reps);
     r.field("warmup", warmup);
@@ -212,7 +241,8 @@ final class BenchCommand implements Callable<Integer> {
       r.field("mixes", m);
       r.field("key_range", range);
     }
-    r.field("unit", "M ops/s; mops = end-to-end through Java (int[] in, results out),"
+    r.field("unit", "M ops/s; mops = end-to-end through Java (" + (keyBits == 64 ? "long[]" : "int[]")
+        + " in, results out),"
         + " kernel_mops = device time with device-resident inputs");
   }
 }

@@ -91,6 +91,9 @@ class CliTest {
       {"verify", "--kind", "cpu", "--batch", "1000", "--key-range", "10"},
       {"verify", "--zipf", "-1"},
       {"verify", "--resize-every", "-2"},
+      {"bench", "--key-bits", "48"},
+      {"bench", "--key-bits", "64", "--mix", "20,20,60"},
+      {"bench", "--key-bits", "64", "--suite", "static"},
     };
     for (String[] args : cases) {
       Cli r = Cli.run(args);
@@ -137,6 +140,39 @@ class CliTest {
     assertTrue(c.out.contains("# native_version: " + Wixlib.nativeVersion()), c.out);
     assertEquals(List.of("ordinal", "name", "memory_total_mib", "memory_free_mib", "compute_capability",
         "multiprocessors"), List.of(csvRows(c.out).get(0)));
+  }
+
+  @Test
+  void benchWideKeysOnCpu() {
+    Cli r = Cli.run("bench", "--kind", "cpu", "--key-bits", "64", "--keys", "2^12", "--reps", "1", "--warmup", "0",
+        "--threads", "2", "--format", "csv");
+    assertEquals(0, r.code, r.toString());
+    assertTrue(r.out.contains("# key_bits: 64\n"), r.out);
+    assertTrue(r.out.contains("long[] in"), r.out);
+    List<String> ops = new ArrayList<>();
+    for (String[] row : csvRows(r.out).subList(1, 5)) {
+      assertEquals("cpu", row[0]);
+      ops.add(row[1]);
+      assertTrue(Double.parseDouble(row[3]) > 0, row[3]);
+    }
+    assertEquals(List.of("insert", "find_present", "find_absent", "erase"), ops);
+    assertTrue(r.err.contains("cpu (64-bit)"), r.err);
+  }
+
+  @Test
+  void wideBenchKeysAreDistinctAndNeverReserved() {
+    BenchData d = new BenchData(7, 1 << 14);
+    WideBenchData w = new WideBenchData(d);
+    java.util.Set<Long> seen = new java.util.HashSet<>();
+    for (long[] a : new long[][] {w.keys, w.absent}) {
+      for (long k : a) {
+        assertTrue(k != -1L && k != -2L, "reserved key " + k);
+        assertTrue(seen.add(k), "duplicate key " + k);
+      }
+    }
+    for (long v : w.values) {
+      assertTrue(v != WideBenchData.NOT_FOUND);
+    }
   }
 
   @Test

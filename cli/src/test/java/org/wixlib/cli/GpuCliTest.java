@@ -58,6 +58,22 @@ class GpuCliTest {
 
   @ParameterizedTest
   @EnumSource(value = TableKind.class, names = {"GLHT", "HIVE"})
+  void wideBenchHasKernelColumns(TableKind kind) {
+    Cli.assumeKind(kind);
+    Cli r = Cli.run("bench", "--kind", Texts.kindName(kind), "--key-bits", "64", "--keys", "2^18", "--reps", "2",
+        "--warmup", "1", "--format", "csv");
+    assertEquals(0, r.code, r.toString());
+    assertTrue(r.out.contains("# key_bits: 64"), r.out);
+    List<String[]> rows = CliTest.csvRows(r.out);
+    assertEquals(5, rows.size(), r.out);
+    for (String[] row : rows.subList(1, rows.size())) {
+      assertTrue(Double.parseDouble(row[3]) > 0, row[3]);
+      assertTrue(Double.parseDouble(row[6]) > 0, "kernel-only column: " + String.join(",", row));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = TableKind.class, names = {"GLHT", "HIVE"})
   void everySuiteHasKernelColumnsAndRatios(TableKind kind) {
     Cli.assumeKind(kind);
     String name = Texts.kindName(kind);
