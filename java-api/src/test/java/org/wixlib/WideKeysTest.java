@@ -15,13 +15,25 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** 64-bit keys and values (keyBits(64), CPU kind): long[] overloads, width checks, reserved keys. */
+/**
+ * 64-bit keys and values (keyBits(64)): long[] overloads, width checks, reserved keys; the round trip
+ * and the batch run on every kind (GPU kinds skip visibly without a device).
+ */
 class WideKeysTest {
   static final long NOT_FOUND = 0x5EA1F00D_CAFEBABEL;
 
   static HashTable wide(long capacity) {
-    return HashTable.builder().kind(TableKind.CPU).keyBits(64).capacity(capacity).build();
+    return wide(TableKind.CPU, capacity);
+  }
+
+  static HashTable wide(TableKind kind, long capacity) {
+    if (kind.isGpu()) {
+      GpuAssumptions.requireOrSkip(kind);
+    }
+    return HashTable.builder().kind(kind).keyBits(64).capacity(capacity).build();
   }
 
   /** Distinct keys, many above 2^32 and negative as Java longs, none reserved. */
@@ -39,11 +51,12 @@ class WideKeysTest {
     return keys;
   }
 
-  @Test
-  void roundTripAgainstHashMap() {
+  @ParameterizedTest
+  @EnumSource(TableKind.class)
+  void roundTripAgainstHashMap(TableKind kind) {
     Random rnd = new Random(64);
     Map<Long, Long> oracle = new HashMap<>();
-    try (HashTable t = wide(64)) {
+    try (HashTable t = wide(kind, 64)) {
       assertEquals(64, t.keyBits());
       long cap0 = t.capacity();
       for (int round = 0; round < 30; round++) {
@@ -96,9 +109,10 @@ class WideKeysTest {
     }
   }
 
-  @Test
-  void batchAndFullWidthValues() {
-    try (HashTable t = wide(100)) {
+  @ParameterizedTest
+  @EnumSource(TableKind.class)
+  void batchAndFullWidthValues(TableKind kind) {
+    try (HashTable t = wide(kind, 100)) {
       long big = 0xFFFF_FFFF_0000_0001L; // high half all ones: an ordinary key (only -1L, -2L are reserved)
       long[] keys = {big, 0xFFFFFFFFL, 0xFFFFFFFEL, 1L << 33};
       long[] vals = {Long.MIN_VALUE, -3L, 0x1_0000_0000L, 7L};
