@@ -29,7 +29,9 @@ jlink --add-modules java.base,java.logging,jdk.unsupported,java.management,java.
 tar -C "$carry" -czf "$carry/jre.tgz" jre && rm -rf "$carry/jre"
 
 # With PREBUILD=1 the CUDA library, native tests and benchmark are built here (binaries built here
-# run there) and travel as native-build.tgz, so the GPU machine's time goes to tests, not compiling.
+# run there) and travel as native-build.tar.xz, so the GPU machine's time goes to tests, not compiling.
+# xz with a large window: the test binaries share most of their bytes (every kernel), so they pack
+# to little more than one.
 if [ "${PREBUILD:-0}" = 1 ]; then
   cmake -S . -B build/cuda -DCMAKE_BUILD_TYPE=Release -DWIXLIB_CUDA=ON >/dev/null
   cmake --build build/cuda -j "$(nproc)"
@@ -40,7 +42,7 @@ if [ "${PREBUILD:-0}" = 1 ]; then
     files=""
     for b in $PREBUILD_ONLY; do files="$files $(cd build/cuda && ls -d native/tests/$b native/bench/$b 2>/dev/null)"; done
   fi
-  tar -C build/cuda --exclude=CMakeFiles --exclude='*.cmake' --exclude=Makefile \
-    -czf "$carry/native-build.tgz" libwixlib.so $files
+  XZ_OPT="-9 -T2" tar -C build/cuda --exclude=CMakeFiles --exclude='*.cmake' --exclude=Makefile \
+    -cJf "$carry/native-build.tar.xz" libwixlib.so $files
 fi
 du -sh "$carry" >&2

@@ -39,9 +39,9 @@ stage "machine"
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvcc --version | tail -2; nproc; } 2>&1 | tee -a "$FINAL/summary.txt"
 echo "seed: WIXLIB_SEED=$WIXLIB_SEED (tests and stress replay with it)" | tee -a "$FINAL/summary.txt"
 
-if [ -f .carry/native-build.tgz ]; then
+if [ -f .carry/native-build.tar.xz ]; then
   stage "native build: prebuilt (scripts/device-prepare.sh with PREBUILD=1)"
-  mkdir -p "$build" && tar -C "$build" -xzf .carry/native-build.tgz && result build ok
+  mkdir -p "$build" && tar -C "$build" -xJf .carry/native-build.tar.xz && result build ok
 else
   stage "native build (CUDA)"
   if cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DWIXLIB_CUDA=ON >"$OUT/cmake.log" 2>&1 &&
