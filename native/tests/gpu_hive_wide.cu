@@ -1,0 +1,733 @@
+// Hive with 64-bit keys and 64-bit values (16-byte slots), on the backend directly:
+//  1. oracle runs at load factor 0.5 / 0.8 / 0.9 / 0.95 (fill, then mixed churn batches checked per
+//     element), then retrieve_all == oracle;
+//  2. the key domain: keys above 2^32, keys whose low half is 0xFFFFFFFF / 0xFFFFFFFE, keys whose
+//     high half is all ones, values 0 and all ones; reserved keys rejected (INVALID_KEY, the others of
+//     the batch done); empty batches; the full 64-bit not_found value; pre-hashed calls UNSUPPORTED;
+//  3. duplicates in one batch: exactly one INSERTED per key, never two copies;
+//  4. hot keys in concurrent mixed batches (on a full and on a half-empty table): per key, presence
+//     = before + INSERTED - ERASED and every found value was written for that key (catches torn or
+//     foreign values);
+//  5. growth from a small table by inserts, shrink back by erases, then grow/shrink cycles under
+//     mixed load against an oracle (no key lost, duplicated or changed);
+//  6. stash filled (drain off) and drained; explicit resizes and clear.
+// validate() (every structural invariant) runs after each step. WIXLIB_SMALL=1: small sizes (sanitizer).
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <unordered_set>
+
+#include "gpu_hive_util.cuh"
+
+using namespace hivetest;
+using wx::hive::HiveTable64;
+
+namespace {
+
+bool g_small = false;
+
+wx_config config64(uint64_t capacity, double max_lf, double min_lf = 0.0, int grow = WX_GROW_AUTO) {
+  wx_config c = config(capacity, max_lf, min_lf, grow);
+  c.key_bits = 64;
+  c.value_bits = 64;
+  return c;
+}
+
+// A bijection of uint64 (splitmix finalizer): distinct indices give distinct keys.
+uint64_t scramble(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Key number i of stream `seed`: mostly full-width keys, every 4th one of the tricky families
+// (low half 0xFFFFFFFF / 0xFFFFFFFE with any high half, below 2^32, high half all ones). Distinct
+// for distinct (i, seed) within a family; reserved keys never come out.
+uint64_t key_at(uint64_t i, uint32_t seed) {
+  const uint64_t x = scramble(i * 0x9E3779B97F4A7C15ull + seed);
+  const uint64_t hi = (i << 8) | seed;  // unique per (i, seed) for seed < 256
+  switch (i % 8) {
+    case 1: return (hi << 32) | 0xFFFFFFFFull;
+    case 3: return (hi << 32) | 0xFFFFFFFEull;
+    case 5: return 0xFFFFFFFF00000000ull | (hi & 0xFFFFFFFDull);  // high half all ones, low not reserved
+    default: {
+      const uint64_t k = (i % 8 == 7) ? (x & 0xFFFFFFFFull) : x;
+      return k >= WX_KEY64_TOMBSTONE ? 0x1234ull : k;
+    }
+  }
+}
+
+std::vector<uint64_t> unique_keys64(uint64_t n, uint32_t seed) {
+  std::unordered_set<uint64_t> seen;
+  std::vector<uint64_t> k;
+  k.reserve(n);
+  for (uint64_t i = 0; k.size() < n; ++i) {
+    const uint64_t x = key_at(i, seed);
+    if (seen.insert(x).second) k.push_back(x);
+  }
+  return k;
+}
+
+using Oracle = std::unordered_map<uint64_t, uint64_t>;
+
+// Bulk calls with device arrays, host vectors out.
+struct Ops64 {
+  HiveTable64& t;
+  cudaStream_t s;
+
+  wx::BatchResult insert(const Dev<uint64_t>& k, const Dev<uint64_t>* v, Dev<uint8_t>* out, bool assign = false) {
+    wx::Batch b;
+    b.keys = k.p;
+    b.values_in = v ? v->p : nullptr;
+    b.outcomes = out ? out->p : nullptr;
+    b.n = k.n;
+    b.stream = s;
+    return assign ? t.insert_or_assign(b) : t.insert(b);
+  }
+  std::vector<uint64_t> find(const Dev<uint64_t>& k, uint64_t not_found = 0xFEDCBA9876543210ull) {
+    Dev<uint64_t> v(k.n);
+    wx::Batch b;
+    b.keys = k.p;
+    b.values_out = v.p;
+    b.n = k.n;
+    b.not_found = not_found;
+    b.stream = s;
+    t.find(b);
+    return v.get();
+  }
+  std::vector<uint8_t> contains(const Dev<uint64_t>& k) {
+    Dev<uint8_t> o(k.n);
+    wx::Batch b;
+    b.keys = k.p;
+    b.outcomes = o.p;
+    b.n = k.n;
+    b.stream = s;
+    t.contains(b);
+    return o.get();
+  }
+  std::vector<uint8_t> erase(const Dev<uint64_t>& k) {
+    Dev<uint8_t> o(k.n);
+    wx::Batch b;
+    b.keys = k.p;
+    b.outcomes = o.p;
+    b.n = k.n;
+    b.stream = s;
+    t.erase(b);
+    return o.get();
+  }
+  std::vector<uint8_t> mixed(const Dev<uint8_t>& ops, const Dev<uint64_t>& k, Dev<uint64_t>& v) {
+    Dev<uint8_t> o(k.n);
+    wx::Batch b;
+    b.ops = ops.p;
+    b.keys = k.p;
+    b.values_in = v.p;
+    b.values_out = v.p;
+    b.outcomes = o.p;
+    b.n = k.n;
+    b.stream = s;
+    t.batch(b);
+    return o.get();
+  }
+  Oracle dump() {
+    const uint64_t n = t.size();
+    Dev<uint64_t> k(n), v(n);
+    const uint64_t got = t.retrieve_all(k.p, v.p, s);
+    CHECK_MSG(got == n, "retrieve_all returned %llu of %llu", (unsigned long long)got, (unsigned long long)n);
+    auto hk = k.get(), hv = v.get();
+    Oracle m;
+    for (uint64_t i = 0; i < n; ++i)
+      CHECK_MSG(m.emplace(hk[i], hv[i]).second, "retrieve_all returned key %llx twice", (unsigned long long)hk[i]);
+    return m;
+  }
+};
+
+void same_contents(Ops64& o, const Oracle& oracle, const char* where) {
+  auto m = o.dump();
+  CHECK_MSG(m.size() == oracle.size(), "%s: table has %zu keys, oracle %zu", where, m.size(), oracle.size());
+  for (auto& [k, v] : oracle) {
+    auto it = m.find(k);
+    CHECK_MSG(it != m.end(), "%s: key %llx missing", where, (unsigned long long)k);
+    CHECK_MSG(it->second == v, "%s: key %llx value %llx, oracle %llx", where, (unsigned long long)k,
+              (unsigned long long)it->second, (unsigned long long)v);
+  }
+}
+
+// Every key of the oracle found with its value through find (the read-only kernel).
+void finds_match(Ops64& o, const Oracle& oracle, const char* where) {
+  std::vector<uint64_t> k, v;
+  for (auto& [a, b] : oracle) {
+    k.push_back(a);
+    v.push_back(b);
+  }
+  if (k.empty()) return;
+  Dev<uint64_t> dk(k);
+  auto f = o.find(dk);
+  for (size_t i = 0; i < k.size(); ++i)
+    CHECK_MSG(f[i] == v[i], "%s: find(%llx) = %llx, want %llx", where, (unsigned long long)k[i],
+              (unsigned long long)f[i], (unsigned long long)v[i]);
+}
+
+// One mixed batch whose keys are distinct (so the oracle is sequential), checked element by element
+// and applied to the oracle. new_keys supplies absent keys. FULL (GROW_NEVER tables) leaves the key
+// absent. Returns the FULL count.
+uint64_t churn_batch(Ops64& o, Oracle& oracle, std::mt19937_64& rng, uint64_t m, std::vector<uint64_t>& new_keys,
+                     const char* where) {
+  std::vector<uint64_t> present;
+  present.reserve(oracle.size());
+  for (auto& kv : oracle) present.push_back(kv.first);
+  std::unordered_set<uint64_t> used;
+  std::vector<uint8_t> ops;
+  std::vector<uint64_t> keys, vals;
+  for (uint64_t i = 0; i < m; ++i) {
+    const uint32_t r = rng() % 100;
+    uint8_t op = r < 35 ? WX_OP_INSERT : r < 60 ? WX_OP_INSERT_OR_ASSIGN : r < 85 ? WX_OP_ERASE : WX_OP_FIND;
+    const bool fresh = (r % 5 < 2 || present.empty()) && !new_keys.empty();
+    uint64_t k;
+    if (fresh) {
+      k = new_keys.back();
+      new_keys.pop_back();
+    } else if (!present.empty()) {
+      k = present[rng() % present.size()];
+    } else {
+      continue;
+    }
+    if (!used.insert(k).second) continue;
+    ops.push_back(op);
+    keys.push_back(k);
+    const uint64_t v = rng();
+    vals.push_back(r % 17 == 0 ? ~0ull : r % 19 == 0 ? 0ull : v);  // all-ones and zero values too
+  }
+  const uint64_t n = keys.size();
+  Dev<uint8_t> dops(ops);
+  Dev<uint64_t> dk(keys), dv(vals);
+  auto out = o.mixed(dops, dk, dv);
+  auto hv = dv.get();
+  uint64_t full = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t k = keys[i];
+    const bool had = oracle.count(k) != 0;
+    switch (ops[i]) {
+      case WX_OP_INSERT:
+        if (had) {
+          CHECK_MSG(out[i] == WX_OUT_PRESENT, "%s: insert of present %llx gave %d", where, (unsigned long long)k, out[i]);
+        } else if (out[i] == WX_OUT_FULL) {
+          ++full;
+        } else {
+          CHECK_MSG(out[i] == WX_OUT_INSERTED, "%s: insert of new %llx gave %d", where, (unsigned long long)k, out[i]);
+          oracle[k] = vals[i];
+        }
+        break;
+      case WX_OP_INSERT_OR_ASSIGN:
+        if (!had && out[i] == WX_OUT_FULL) {
+          ++full;
+        } else {
+          CHECK_MSG(out[i] == (had ? WX_OUT_ASSIGNED : WX_OUT_INSERTED), "%s: assign of %llx gave %d", where,
+                    (unsigned long long)k, out[i]);
+          oracle[k] = vals[i];
+        }
+        break;
+      case WX_OP_ERASE:
+        CHECK_MSG(out[i] == (had ? WX_OUT_ERASED : WX_OUT_NOT_FOUND), "%s: erase of %llx gave %d", where,
+                  (unsigned long long)k, out[i]);
+        oracle.erase(k);
+        break;
+      default:
+        CHECK_MSG(out[i] == (had ? WX_OUT_FOUND : WX_OUT_NOT_FOUND), "%s: find of %llx gave %d", where,
+                  (unsigned long long)k, out[i]);
+        if (had)
+          CHECK_MSG(hv[i] == oracle[k], "%s: find of %llx = %llx, want %llx", where, (unsigned long long)k,
+                    (unsigned long long)hv[i], (unsigned long long)oracle[k]);
+        break;
+    }
+  }
+  CHECK_MSG(o.t.size() == oracle.size(), "%s: size %llu, oracle %zu", where, (unsigned long long)o.t.size(),
+            oracle.size());
+  return full;
+}
+
+// 1. Fill a GROW_NEVER table to the load factor, then churn at about that load factor.
+void oracle_at_load(double lf) {
+  Stream st;
+  HiveTable64 t(config64(g_small ? 1 << 12 : 1 << 20, 1.0, 0.0, WX_GROW_NEVER));
+  Ops64 o{t, st.s};
+  const uint64_t n = static_cast<uint64_t>(lf * t.capacity());
+  auto keys = unique_keys64(n + n / 2 + 4096, 10 + static_cast<uint32_t>(lf * 100));
+  std::vector<uint64_t> fresh(keys.begin() + n, keys.end());
+  keys.resize(n);
+  std::mt19937_64 rng(static_cast<uint64_t>(lf * 1000));
+  std::vector<uint64_t> vals(n);
+  for (auto& v : vals) v = rng();
+  Oracle oracle;
+  const uint64_t step = std::max<uint64_t>(n / 4, 1);
+  for (uint64_t off = 0; off < n; off += step) {  // a few batches: later ones meet fuller buckets
+    const uint64_t m = std::min(step, n - off);
+    Dev<uint64_t> dk(std::vector<uint64_t>(keys.begin() + off, keys.begin() + off + m));
+    Dev<uint64_t> dv(std::vector<uint64_t>(vals.begin() + off, vals.begin() + off + m));
+    Dev<uint8_t> out(m);
+    auto r = o.insert(dk, &dv, &out);
+    CHECK_MSG(r.full == 0 && r.invalid == 0, "LF %.2f: fill gave %llu FULL, %llu invalid", lf,
+              (unsigned long long)r.full, (unsigned long long)r.invalid);
+    for (uint8_t x : out.get()) CHECK(x == WX_OUT_INSERTED);
+    for (uint64_t i = off; i < off + m; ++i) oracle[keys[i]] = vals[i];
+  }
+  CHECK(t.size() == n);
+  VALID(t);
+  finds_match(o, oracle, "after fill");
+  // absent keys: not found, full 64-bit not_found value
+  Dev<uint64_t> dabsent(std::vector<uint64_t>(fresh.begin(), fresh.begin() + std::min<size_t>(fresh.size(), 4096)));
+  for (uint64_t x : o.find(dabsent)) CHECK(x == 0xFEDCBA9876543210ull);
+  for (uint8_t x : o.contains(dabsent)) CHECK(x == 0);
+  uint64_t full = 0;
+  const int rounds = g_small ? 4 : 12;
+  const uint64_t m = g_small ? 1 << 10 : 1 << 16;
+  for (int r = 0; r < rounds; ++r) {
+    full += churn_batch(o, oracle, rng, m, fresh, "LF churn");
+    VALID(t);
+  }
+  finds_match(o, oracle, "after churn");
+  same_contents(o, oracle, "LF oracle");
+  wx_stats s{};
+  t.stats(&s);
+  std::printf("LF %.2f: %llu keys, churn FULL %llu, stash %llu, displacements %llu\n", lf,
+              (unsigned long long)t.size(), (unsigned long long)full, (unsigned long long)s.stash_used,
+              (unsigned long long)s.displacements);
+  CHECK(s.size == oracle.size() && s.capacity == t.capacity());
+}
+
+// 2. The key domain, reserved keys, empty batches, not_found, pre-hashed calls.
+void key_domain() {
+  Stream st;
+  HiveTable64 t(config64(1 << 10, 0.9));
+  Ops64 o{t, st.s};
+  const std::vector<uint64_t> keys = {WX_KEY64_EMPTY,
+                                      5,
+                                      WX_KEY64_TOMBSTONE,
+                                      0,
+                                      0xFFFFFFFFull,  // the 32-bit EMPTY, an ordinary key here
+                                      0xFFFFFFFEull,  // the 32-bit TOMBSTONE
+                                      (1ull << 32) | 0xFFFFFFFFull,
+                                      (7ull << 32) | 0xFFFFFFFEull,
+                                      1ull << 32,
+                                      0xFFFFFFFD00000000ull,
+                                      0xFFFFFFFF00000000ull,
+                                      0xFFFFFFFFFFFFFFFDull,  // the largest ordinary key
+                                      0x8000000000000000ull};
+  std::vector<uint64_t> vals(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) vals[i] = i % 3 == 0 ? ~0ull : i % 3 == 1 ? 0ull : keys[i] ^ 0xA5A5A5A5A5A5A5A5ull;
+  Dev<uint64_t> dk(keys), dv(vals);
+  Dev<uint8_t> out(keys.size());
+  auto r = o.insert(dk, &dv, &out);
+  CHECK(r.invalid == 2 && r.full == 0);
+  auto ho = out.get();
+  for (size_t i = 0; i < keys.size(); ++i)
+    CHECK_MSG(ho[i] == ((i == 0 || i == 2) ? WX_OUT_INVALID_KEY : WX_OUT_INSERTED), "key %llx: outcome %d",
+              (unsigned long long)keys[i], ho[i]);
+  CHECK(t.size() == keys.size() - 2);
+  auto f = o.find(dk, 99);
+  for (size_t i = 0; i < keys.size(); ++i)
+    CHECK_MSG(f[i] == ((i == 0 || i == 2) ? 99ull : vals[i]), "find(%llx) = %llx", (unsigned long long)keys[i],
+              (unsigned long long)f[i]);
+  auto c = o.contains(dk);
+  for (size_t i = 0; i < keys.size(); ++i) CHECK(c[i] == ((i == 0 || i == 2) ? 0 : 1));
+  // the low halves alone are other keys: absent
+  Dev<uint64_t> dlow(std::vector<uint64_t>{0xFFFFFFFDull, 7ull << 32, 1ull, 0xFFFFFFFF00000001ull});
+  for (uint8_t x : o.contains(dlow)) CHECK(x == 0);
+  // a mixed batch with reserved keys: every op reports INVALID_KEY for them, the others run
+  const std::vector<uint8_t> mops = {WX_OP_FIND, WX_OP_INSERT, WX_OP_ERASE, WX_OP_INSERT_OR_ASSIGN, WX_OP_FIND,
+                                     WX_OP_ERASE};
+  const std::vector<uint64_t> mkeys = {WX_KEY64_EMPTY, 77, WX_KEY64_TOMBSTONE, 0xFFFFFFFFull, 5, 1ull << 32};
+  Dev<uint8_t> dmops(mops);
+  Dev<uint64_t> dmk(mkeys), dmv(std::vector<uint64_t>{1, 2, 3, 4, 5, 6});
+  auto mo = o.mixed(dmops, dmk, dmv);
+  auto mv = dmv.get();
+  CHECK(mo[0] == WX_OUT_INVALID_KEY && mo[2] == WX_OUT_INVALID_KEY);
+  CHECK(mo[1] == WX_OUT_INSERTED && mo[3] == WX_OUT_ASSIGNED && mo[4] == WX_OUT_FOUND && mo[5] == WX_OUT_ERASED);
+  CHECK(mv[4] == vals[1]);
+  f = o.find(dk, 99);
+  CHECK(f[4] == 4 && f[8] == 99);  // assigned / erased above
+  CHECK(t.size() == keys.size() - 2);
+  VALID(t);
+  // empty batches: nothing happens, no error
+  const uint64_t before = t.size();
+  Dev<uint64_t> dnone(std::vector<uint64_t>{});
+  Dev<uint8_t> onone(0);
+  for (bool assign : {false, true}) {
+    r = o.insert(dnone, &dnone, &onone, assign);
+    CHECK(r.invalid == 0 && r.full == 0);
+  }
+  CHECK(o.find(dnone).empty() && o.contains(dnone).empty() && o.erase(dnone).empty());
+  Dev<uint8_t> dnops(std::vector<uint8_t>{});
+  CHECK(o.mixed(dnops, dnone, dnone).empty());
+  CHECK(t.size() == before);
+  // null values_in inserts 0
+  Dev<uint64_t> dz(std::vector<uint64_t>{0x1111111122222222ull, 0x33333333FFFFFFFFull});
+  o.insert(dz, nullptr, nullptr);
+  for (uint64_t x : o.find(dz)) CHECK(x == 0);
+  // erase all, twice
+  auto e = o.erase(dk);
+  for (size_t i = 0; i < keys.size(); ++i)
+    CHECK(e[i] == ((i == 0 || i == 2) ? WX_OUT_INVALID_KEY : i == 8 ? WX_OUT_NOT_FOUND : WX_OUT_ERASED));
+  for (uint8_t x : o.erase(dk)) CHECK(x == WX_OUT_NOT_FOUND || x == WX_OUT_INVALID_KEY);
+  CHECK(t.size() == 3);  // 77 and the two zero-valued keys
+  VALID(t);
+  // pre-hashed calls are not offered by Hive: a clear UNSUPPORTED
+  bool unsupported = false;
+  try {
+    t.hash_keys(dk.p, nullptr, 0, st.s);
+  } catch (const wx::Error& ex) {
+    unsupported = ex.status() == WX_ERR_UNSUPPORTED;
+  }
+  CHECK(unsupported);
+  // a 32-bit Hive table refuses a 64-bit config and vice versa
+  bool refused = false;
+  try {
+    HiveTable bad(config64(16, 0.9));
+  } catch (const wx::Error& ex) {
+    refused = ex.status() == WX_ERR_UNSUPPORTED;
+  }
+  CHECK(refused);
+  t.clear();
+  CHECK(t.size() == 0);
+  for (uint8_t x : o.contains(dk)) CHECK(x == 0);
+  VALID(t);
+  std::printf("key domain ok\n");
+}
+
+// 3. Many copies of few keys in one insert batch: one INSERTED per key, the winner's value stored.
+void same_key_batch() {
+  Stream st;
+  HiveTable64 t(config64(1 << 12, 0.9));
+  Ops64 o{t, st.s};
+  const uint64_t n = g_small ? 1 << 14 : 1 << 18;
+  auto distinct = unique_keys64(3000, 20);
+  std::vector<uint64_t> keys(n), vals(n);
+  std::mt19937_64 rng(3);
+  for (uint64_t i = 0; i < n; ++i) {
+    keys[i] = distinct[rng() % distinct.size()];
+    vals[i] = (i << 32) ^ keys[i];
+  }
+  Dev<uint64_t> dk(keys), dv(vals);
+  Dev<uint8_t> out(n);
+  o.insert(dk, &dv, &out);
+  auto ho = out.get();
+  std::unordered_map<uint64_t, int> inserted;
+  Oracle oracle;
+  for (uint64_t i = 0; i < n; ++i) {
+    CHECK(ho[i] == WX_OUT_INSERTED || ho[i] == WX_OUT_PRESENT);
+    if (ho[i] == WX_OUT_INSERTED) {
+      inserted[keys[i]]++;
+      oracle[keys[i]] = vals[i];
+    }
+  }
+  std::unordered_set<uint64_t> all(keys.begin(), keys.end());
+  for (auto& [k, c] : inserted) CHECK_MSG(c == 1, "key %llx inserted %d times", (unsigned long long)k, c);
+  CHECK(inserted.size() == all.size());
+  VALID(t);
+  same_contents(o, oracle, "same-key batch");
+  // the same with insert_or_assign: the stored value is one of that key's values
+  for (uint64_t i = 0; i < n; ++i) vals[i] = (i << 32) ^ keys[i] ^ 0xF0F0ull;
+  dv.put(vals);
+  o.insert(dk, &dv, &out, true);
+  for (uint8_t x : out.get()) CHECK(x == WX_OUT_ASSIGNED);
+  for (auto& [k, v] : o.dump()) {
+    const uint64_t i = (v ^ k ^ 0xF0F0ull) >> 32;
+    CHECK_MSG(i < n && keys[i] == k && ((v ^ k ^ 0xF0F0ull) & 0xFFFFFFFFull) == 0,
+              "key %llx holds %llx, not one of its assigned values", (unsigned long long)k, (unsigned long long)v);
+  }
+  VALID(t);
+  std::printf("same-key batch ok (%zu keys)\n", all.size());
+}
+
+// 4. Hot keys: all four ops on a few keys in one concurrent mixed batch, several rounds.
+void hot_keys_mixed(double fill_lf) {
+  Stream st;
+  HiveTable64 t(config64(g_small ? 1 << 11 : 1 << 14, 1.0, 0.0, WX_GROW_NEVER));
+  Ops64 o{t, st.s};
+  const uint64_t fill = static_cast<uint64_t>(fill_lf * t.capacity());
+  auto base = unique_keys64(fill, 30);
+  Dev<uint64_t> dbase(base);
+  o.insert(dbase, &dbase, nullptr);
+  const uint64_t nhot = 64, n = g_small ? 1 << 13 : 1 << 18;
+  const std::unordered_set<uint64_t> base_set(base.begin(), base.end());
+  std::vector<uint64_t> hot;  // first half absent, second half present before
+  for (uint64_t k : unique_keys64(nhot * 4, 31))
+    if (hot.size() < nhot * 2 && !base_set.count(k)) hot.push_back(k);
+  CHECK(hot.size() == nhot * 2);
+  std::vector<uint64_t> pre(hot.begin() + nhot, hot.end());
+  Dev<uint64_t> dpre(pre);
+  o.insert(dpre, &dpre, nullptr);  // value = key
+  const Oracle initial = o.dump();  // at 0.98 some base keys may not have fit (GROW_NEVER)
+  std::mt19937_64 rng(9);
+  const int rounds = g_small ? 2 : 6;
+  for (int round = 0; round < rounds; ++round) {
+    auto snapshot = o.dump();
+    std::vector<uint8_t> ops(n);
+    std::vector<uint64_t> keys(n), vals(n);
+    for (uint64_t i = 0; i < n; ++i) {
+      ops[i] = static_cast<uint8_t>(rng() % 4);
+      keys[i] = hot[rng() % hot.size()];
+      // a value names its writer: (round, i) in the high bits, the key's low half below
+      vals[i] = ops[i] == WX_OP_FIND ? ~0ull : (uint64_t(round) << 56) | (i << 32) | (keys[i] & 0xFFFFFFFFull);
+    }
+    Dev<uint8_t> dops(ops);
+    Dev<uint64_t> dk(keys), dv(vals);
+    auto out = o.mixed(dops, dk, dv);
+    auto hv = dv.get();
+    std::unordered_map<uint64_t, std::unordered_set<uint64_t>> written;
+    for (uint64_t i = 0; i < n; ++i)
+      if (ops[i] == WX_OP_INSERT || ops[i] == WX_OP_INSERT_OR_ASSIGN) written[keys[i]].insert(vals[i]);
+    auto was_written = [&](uint64_t k, uint64_t v) {
+      auto s = snapshot.find(k);
+      if (s != snapshot.end() && s->second == v) return true;
+      auto w = written.find(k);
+      return w != written.end() && w->second.count(v) != 0;
+    };
+    std::map<uint64_t, long> delta;
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint8_t x = out[i];
+      switch (ops[i]) {
+        case WX_OP_INSERT: CHECK(x == WX_OUT_INSERTED || x == WX_OUT_PRESENT || x == WX_OUT_FULL); break;
+        case WX_OP_INSERT_OR_ASSIGN: CHECK(x == WX_OUT_INSERTED || x == WX_OUT_ASSIGNED || x == WX_OUT_FULL); break;
+        case WX_OP_ERASE: CHECK(x == WX_OUT_ERASED || x == WX_OUT_NOT_FOUND); break;
+        default: CHECK(x == WX_OUT_FOUND || x == WX_OUT_NOT_FOUND); break;
+      }
+      if (x == WX_OUT_INSERTED) delta[keys[i]]++;
+      if (x == WX_OUT_ERASED) delta[keys[i]]--;
+      if (ops[i] == WX_OP_FIND && x == WX_OUT_FOUND)
+        CHECK_MSG(was_written(keys[i], hv[i]), "round %d: find of %llx returned %llx, never written for it", round,
+                  (unsigned long long)keys[i], (unsigned long long)hv[i]);
+    }
+    auto now = o.dump();
+    for (uint64_t k : hot) {
+      const long before = snapshot.count(k) ? 1 : 0, after = now.count(k) ? 1 : 0;
+      CHECK_MSG(before + delta[k] == after, "key %llx: before %ld, inserted-erased %ld, after %ld",
+                (unsigned long long)k, before, delta[k], after);
+      if (after)
+        CHECK_MSG(was_written(k, now[k]), "key %llx holds %llx, never written for it", (unsigned long long)k,
+                  (unsigned long long)now[k]);
+    }
+    for (auto& [k, v] : now)  // the cold keys are untouched
+      if (!written.count(k) && !snapshot.count(k)) CHECK_MSG(false, "key %llx appeared from nowhere", (unsigned long long)k);
+    for (uint64_t k : base) {  // the cold keys are exactly as they were
+      const bool was = initial.count(k) != 0;
+      CHECK_MSG(now.count(k) == (was ? 1u : 0u) && (!was || now[k] == k), "cold key %llx changed",
+                (unsigned long long)k);
+    }
+    VALID(t);
+  }
+  std::printf("hot keys mixed ok (fill %.2f)\n", fill_lf);
+}
+
+// 5a. Growth from a small table by inserts alone, then shrink back by erases.
+void grow_from_small() {
+  Stream st;
+  HiveTable64 t(config64(1 << 10, 0.9, 0.25));
+  Ops64 o{t, st.s};
+  const uint64_t n = g_small ? 1 << 15 : 1 << 21;
+  auto keys = unique_keys64(n, 40);
+  std::vector<uint64_t> vals(n);
+  for (uint64_t i = 0; i < n; ++i) vals[i] = ~keys[i];
+  Oracle oracle;
+  const uint64_t batch = n / 16;
+  for (uint64_t off = 0; off < n; off += batch) {
+    Dev<uint64_t> dk(std::vector<uint64_t>(keys.begin() + off, keys.begin() + off + batch));
+    Dev<uint64_t> dv(std::vector<uint64_t>(vals.begin() + off, vals.begin() + off + batch));
+    Dev<uint8_t> out(batch);
+    auto r = o.insert(dk, &dv, &out);
+    CHECK(r.full == 0 && r.invalid == 0);
+    for (uint8_t x : out.get()) CHECK(x == WX_OUT_INSERTED);
+    for (uint64_t i = off; i < off + batch; ++i) oracle[keys[i]] = vals[i];
+  }
+  CHECK(t.size() == n);
+  const uint32_t grown = t.active_buckets();
+  wx_stats s{};
+  t.stats(&s);
+  CHECK_MSG(s.resizes > 0, "no growth from 2^10");
+  VALID(t);
+  same_contents(o, oracle, "after growth");
+  for (uint64_t off = 0; off < n; off += batch) {
+    Dev<uint64_t> dk(std::vector<uint64_t>(keys.begin() + off, keys.begin() + off + batch));
+    for (uint8_t x : o.erase(dk)) CHECK(x == WX_OUT_ERASED);
+    for (uint64_t i = off; i < off + batch; ++i) oracle.erase(keys[i]);
+    if (off + batch == n / 2) {
+      VALID(t);
+      finds_match(o, oracle, "halfway down");
+    }
+  }
+  CHECK(t.size() == 0);
+  CHECK_MSG(t.active_buckets() * 16ull < grown, "table did not shrink: %u of %u buckets", t.active_buckets(), grown);
+  VALID(t);
+  std::printf("grow 2^10 -> %llu keys (%u buckets) and back (%u buckets) ok\n", (unsigned long long)n, grown,
+              t.active_buckets());
+}
+
+// 5b. Grow/shrink cycles under mixed load: inserts push past max LF, erases below min LF.
+void grow_shrink_cycles() {
+  Stream st;
+  HiveTable64 t(config64(256, 0.9, 0.3));
+  Ops64 o{t, st.s};
+  Oracle oracle;
+  std::mt19937_64 rng(21);
+  auto pool = unique_keys64(g_small ? 1 << 16 : 1 << 21, 50);
+  uint64_t grows = 0, shrinks = 0;
+  const int cycles = g_small ? 20 : 300;
+  for (int cycle = 0; cycle < cycles; ++cycle) {
+    for (int phase = 0; phase < 2; ++phase) {
+      const uint64_t n = 512 + rng() % 1536;
+      std::vector<uint64_t> present;
+      for (auto& kv : oracle) present.push_back(kv.first);
+      std::unordered_set<uint64_t> used;
+      std::vector<uint8_t> ops;
+      std::vector<uint64_t> keys, vals;
+      for (uint64_t i = 0; i < n; ++i) {
+        const uint32_t r = rng() % 100;
+        uint8_t op;
+        if (phase == 0) op = r < 70 ? WX_OP_INSERT : r < 85 ? WX_OP_INSERT_OR_ASSIGN : r < 95 ? WX_OP_FIND : WX_OP_ERASE;
+        else op = r < 85 ? WX_OP_ERASE : WX_OP_FIND;
+        const bool fresh = phase == 0 && op != WX_OP_FIND && op != WX_OP_ERASE && r % 3 != 0;
+        uint64_t k;
+        if ((fresh || present.empty()) && !pool.empty()) {
+          k = pool.back();
+          pool.pop_back();
+        } else if (!present.empty()) {
+          k = present[rng() % present.size()];
+        } else {
+          continue;
+        }
+        if (!used.insert(k).second) continue;
+        ops.push_back(op);
+        keys.push_back(k);
+        vals.push_back(rng());
+      }
+      const uint32_t nb_before = t.active_buckets();
+      Dev<uint8_t> dops(ops);
+      Dev<uint64_t> dk(keys), dv(vals);
+      auto out = o.mixed(dops, dk, dv);
+      auto hv = dv.get();
+      for (size_t i = 0; i < keys.size(); ++i) {
+        const uint64_t k = keys[i];
+        const bool had = oracle.count(k) != 0;
+        switch (ops[i]) {
+          case WX_OP_INSERT:
+            CHECK_MSG(out[i] == (had ? WX_OUT_PRESENT : WX_OUT_INSERTED), "cycle %d: insert of %llx gave %d", cycle,
+                      (unsigned long long)k, out[i]);
+            if (!had) oracle[k] = vals[i];
+            break;
+          case WX_OP_INSERT_OR_ASSIGN:
+            CHECK(out[i] == (had ? WX_OUT_ASSIGNED : WX_OUT_INSERTED));
+            oracle[k] = vals[i];
+            break;
+          case WX_OP_ERASE:
+            CHECK(out[i] == (had ? WX_OUT_ERASED : WX_OUT_NOT_FOUND));
+            oracle.erase(k);
+            break;
+          default:
+            CHECK(out[i] == (had ? WX_OUT_FOUND : WX_OUT_NOT_FOUND));
+            if (had) CHECK(hv[i] == oracle[k]);
+            break;
+        }
+      }
+      const uint32_t nb_after = t.active_buckets();
+      grows += nb_after > nb_before;
+      shrinks += nb_after < nb_before;
+      CHECK(t.size() == oracle.size());
+    }
+    if (cycle % 25 == 24 || cycle == cycles - 1) {
+      VALID(t);
+      same_contents(o, oracle, "grow/shrink cycles");
+    }
+  }
+  std::printf("%d grow/shrink cycles ok: %llu grows, %llu shrinks, %zu keys in %u buckets\n", cycles,
+              (unsigned long long)grows, (unsigned long long)shrinks, oracle.size(), t.active_buckets());
+  CHECK(grows >= uint64_t(cycles) / 10 && shrinks >= uint64_t(cycles) / 10);
+}
+
+// 6a. A GROW_NEVER table filled past its bucket slots with the drain off: the stash takes the rest;
+// every INSERTED key is found; after erases the drain moves entries back and nothing is lost.
+void stash_fill_and_drain() {
+  Stream st;
+  HiveTable64 t(config64(1 << 12, 1.0, 0.0, WX_GROW_NEVER));
+  t.set_auto_drain(false);
+  Ops64 o{t, st.s};
+  const uint64_t slots = t.capacity();
+  const uint64_t n = slots + slots / 16;
+  auto keys = unique_keys64(n, 60);
+  Oracle oracle;
+  uint64_t full = 0;
+  const uint64_t step = slots / 8;
+  for (uint64_t off = 0; off < n; off += step) {
+    const uint64_t m = std::min(step, n - off);
+    std::vector<uint64_t> k(keys.begin() + off, keys.begin() + off + m), v(m);
+    for (uint64_t i = 0; i < m; ++i) v[i] = k[i] * 3 + 1;
+    Dev<uint64_t> dk(k), dv(v);
+    Dev<uint8_t> out(m);
+    full += o.insert(dk, &dv, &out).full;
+    auto ho = out.get();
+    for (uint64_t i = 0; i < m; ++i) {
+      CHECK(ho[i] == WX_OUT_INSERTED || ho[i] == WX_OUT_FULL);
+      if (ho[i] == WX_OUT_INSERTED) oracle[k[i]] = v[i];
+    }
+    VALID(t);
+  }
+  wx_stats s{};
+  t.stats(&s);
+  CHECK_MSG(s.stash_used > 0, "the stash was never used");
+  CHECK(full > 0 && s.resizes == 0 && s.failed_inserts == full);
+  same_contents(o, oracle, "stash filled");
+  finds_match(o, oracle, "stash filled");
+  const uint64_t before = t.stash_used();
+  std::vector<uint64_t> er;
+  for (auto& [k, v] : oracle)
+    if (er.size() < oracle.size() / 4) er.push_back(k);
+  for (uint64_t k : er) oracle.erase(k);
+  Dev<uint64_t> der(er);
+  for (uint8_t x : o.erase(der)) CHECK(x == WX_OUT_ERASED);
+  VALID(t);
+  t.drain_stash();
+  VALID(t);
+  CHECK_MSG(t.stash_used() < before, "drain did not move stash entries (%llu -> %llu)", (unsigned long long)before,
+            (unsigned long long)t.stash_used());
+  same_contents(o, oracle, "stash drained");
+  finds_match(o, oracle, "stash drained");
+  std::printf("stash fill (%llu entries, %llu FULL) and drain (-> %llu) ok\n", (unsigned long long)before,
+              (unsigned long long)full, (unsigned long long)t.stash_used());
+}
+
+// 6b. Explicit resizes through several levels, keys found after each.
+void explicit_resizes() {
+  Stream st;
+  HiveTable64 t(config64(64, 0.9));
+  Ops64 o{t, st.s};
+  auto keys = unique_keys64(3000, 70);
+  Oracle oracle;
+  std::vector<uint64_t> vals(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) oracle[keys[i]] = vals[i] = keys[i] + 1;
+  Dev<uint64_t> dk(keys), dv(vals);
+  o.insert(dk, &dv, nullptr);
+  for (uint64_t c : {3000ull, 5000ull, 20000ull, 70000ull, 9000ull, 3001ull, 3000ull, 4097ull}) {
+    t.resize(c);
+    VALID(t);
+    finds_match(o, oracle, "after resize");
+  }
+  same_contents(o, oracle, "resizes");
+  std::printf("explicit resizes ok (%u buckets)\n", t.active_buckets());
+}
+
+}  // namespace
+
+int main() {
+  require_gpu();
+  const char* small = std::getenv("WIXLIB_SMALL");
+  g_small = small && std::strcmp(small, "1") == 0;
+  key_domain();
+  for (double lf : {0.5, 0.8, 0.9, 0.95}) oracle_at_load(lf);
+  same_key_batch();
+  hot_keys_mixed(0.98);
+  hot_keys_mixed(0.5);
+  stash_fill_and_drain();
+  explicit_resizes();
+  grow_from_small();
+  grow_shrink_cycles();
+  std::printf("gpu_hive_wide: all passed\n");
+  return 0;
+}
