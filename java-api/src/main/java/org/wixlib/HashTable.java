@@ -19,7 +19,7 @@ import org.wixlib.internal.Status;
 
 /**
  * A hash table of 32-bit int keys to 32-bit int values, of one {@link TableKind}; or, built with
- * {@link Builder#keyBits(int) keyBits(64)} (CPU kind only), of 64-bit long keys to long values.
+ * {@link Builder#keyBits(int) keyBits(64)} (CPU and Hive kinds), of 64-bit long keys to long values.
  *
  * <p><b>Widths.</b> A 32-bit table takes the {@code int[]} overloads, a 64-bit table the {@code long[]}
  * overloads and {@link #retrieveAllLong()}; the other width's arrays throw
@@ -111,8 +111,8 @@ public final class HashTable implements AutoCloseable {
     private Builder() {}
 
     /**
-     * Width of keys and values: 32 (default; int[] overloads) or 64 (long[] overloads; CPU kind only,
-     * the GPU kinds then fail in {@link #build()} with {@link UnsupportedKindException}).
+     * Width of keys and values: 32 (default; int[] overloads) or 64 (long[] overloads; CPU and Hive
+     * kinds, GLHT then fails in {@link #build()} with {@link UnsupportedKindException}).
      */
     public Builder keyBits(int bits) {
       if (bits != 32 && bits != 64) {
