@@ -32,6 +32,8 @@ __device__ __forceinline__ uint64_t load_slot(const uint64_t* p) {
 __device__ __forceinline__ void store_rx(uint64_t* p, uint64_t v) {
   asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
+// An 8-byte word is single-copy atomic: no ordering needed for its readers (kRelease unused).
+template <bool kRelease = true>
 __device__ __forceinline__ uint64_t cas_slot(uint64_t* p, uint64_t expect, uint64_t desired) {
   return atomicCAS(reinterpret_cast<unsigned long long*>(p), expect, desired);
 }
@@ -68,19 +70,33 @@ __device__ __forceinline__ Pair64 load_slot(const Pair64* p) {
 __device__ __forceinline__ void store_rx(Pair64* p, Pair64 w) {
   asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(w.k), "l"(w.v) : "memory");
 }
-// 16-byte CAS (sm_90). Release: a reader that sees the new key and then fences reads this value or a
-// later one (value_fresh). Returns the old pair.
+// 16-byte CAS (sm_90); returns the old pair. Release (kRelease): a reader that sees the new key and
+// then fences reads this value or a later one (value_fresh) — needed only where values are read while
+// writers run (mixed batches); a pure insert batch has no such reader and skips the fence.
+template <bool kRelease = true>
 __device__ __forceinline__ Pair64 cas_slot(Pair64* p, Pair64 expect, Pair64 desired) {
   Pair64 old;
-  asm volatile(
-      "{\n\t.reg .b128 e, d, o;\n\t"
-      "mov.b128 e, {%2, %3};\n\t"
-      "mov.b128 d, {%4, %5};\n\t"
-      "atom.release.gpu.global.cas.b128 o, [%6], e, d;\n\t"
-      "mov.b128 {%0, %1}, o;\n\t}"
-      : "=l"(old.k), "=l"(old.v)
-      : "l"(expect.k), "l"(expect.v), "l"(desired.k), "l"(desired.v), "l"(p)
-      : "memory");
+  if constexpr (kRelease) {
+    asm volatile(
+        "{\n\t.reg .b128 e, d, o;\n\t"
+        "mov.b128 e, {%2, %3};\n\t"
+        "mov.b128 d, {%4, %5};\n\t"
+        "atom.release.gpu.global.cas.b128 o, [%6], e, d;\n\t"
+        "mov.b128 {%0, %1}, o;\n\t}"
+        : "=l"(old.k), "=l"(old.v)
+        : "l"(expect.k), "l"(expect.v), "l"(desired.k), "l"(desired.v), "l"(p)
+        : "memory");
+  } else {
+    asm volatile(
+        "{\n\t.reg .b128 e, d, o;\n\t"
+        "mov.b128 e, {%2, %3};\n\t"
+        "mov.b128 d, {%4, %5};\n\t"
+        "atom.relaxed.gpu.global.cas.b128 o, [%6], e, d;\n\t"
+        "mov.b128 {%0, %1}, o;\n\t}"
+        : "=l"(old.k), "=l"(old.v)
+        : "l"(expect.k), "l"(expect.v), "l"(desired.k), "l"(desired.v), "l"(p)
+        : "memory");
+  }
   return old;
 }
 __device__ __forceinline__ void put_live(Pair64* p, Pair64 w) { store_rx(p, w); }

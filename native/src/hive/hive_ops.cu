@@ -86,7 +86,8 @@ struct InsertResult {
   int tier;         // where it went (stash accounting)
 };
 
-template <class S>
+// kOrdered: values may be read while this kernel writes them (mixed batch): release CASes (Kv64).
+template <bool kOrdered, class S>
 __device__ InsertResult insert_one(const Tile& t, const ViewT<S>& v, typename S::Key k, typename S::Val val,
                                    bool assign) {
   using W = typename S::Word;
@@ -129,7 +130,7 @@ __device__ InsertResult insert_one(const Tile& t, const ViewT<S>& v, typename S:
         W seen = S::empty();
         if constexpr (S::kWide) seen = shfl_word(t, x, ln);
         W old = seen;
-        if (l == ln) old = cas_slot(base + ln, seen, kv);
+        if (l == ln) old = cas_slot<kOrdered>(base + ln, seen, kv);
         old = shfl_word(t, old, ln);
         if (old == seen) {
           h.tier = c;
@@ -161,7 +162,7 @@ __device__ InsertResult insert_one(const Tile& t, const ViewT<S>& v, typename S:
       }
       if (cur == kv) return {WX_OUT_ASSIGNED, h.tier};
       W old = cur;
-      if (l == 0) old = cas_slot(sp, cur, kv);
+      if (l == 0) old = cas_slot<kOrdered>(sp, cur, kv);
       old = shfl_word(t, old, 0);
       if (old == cur) return {WX_OUT_ASSIGNED, h.tier};
       cur = old;
@@ -257,7 +258,7 @@ __global__ void __launch_bounds__(kBlock) p1_kernel(ViewT<S> v, ElemArgsT<S> a, 
       }
     } else {  // Insert / Assign
       const typename S::Val val = a.vin ? a.vin[i] : 0u;
-      const InsertResult r = insert_one(t, v, k, val, op == Mode::Assign);
+      const InsertResult r = insert_one<kMode == Mode::Mixed>(t, v, k, val, op == Mode::Assign);
       if (l == 0) {
         if (r.outcome == 0) {
           ++tl.pending();
