@@ -5,8 +5,9 @@
 
 #include <cstdint>
 
-// Slots per bucket = lanes per cooperative tile (one 8-byte slot per lane). 8 slots = 64 bytes =
-// 2 sectors per bucket read; 4 slots = 32 bytes = 1 sector (compile-time alternative).
+// Slots per bucket = lanes per cooperative tile (one slot per lane). 8 slots = 64 bytes = 2 sectors per
+// bucket read (32-bit tables; 128 bytes for 16-byte slots); 4 slots = 32 bytes = 1 sector (compile-time
+// alternative).
 #ifndef WX_HIVE_SLOTS
 #define WX_HIVE_SLOTS 8
 #endif
