@@ -56,10 +56,16 @@ void launch_group_by_op(const uint8_t* ops, uint32_t n, uint32_t* index, uint32_
                         size_t temp_bytes, cudaStream_t s);
 // Hot keys (hive_dedupe.cu): sorts the n pending jobs by key and rewrites `jobs` to the first job of
 // each key plus every insert_or_assign (count in lens[0]); the other plain inserts go to `followers`
-// (count in lens[1]). scratch: 3n words; temp: dedupe_temp_bytes(n) bytes.
-// Kv32 only (the 64-bit table runs every pending job: correctness first).
+// (count in lens[1]). scratch: dedupe_scratch_words<S>(n) words (keys twice + job ids, keys first:
+// 8-byte aligned); temp: dedupe_temp_bytes<S>(n) bytes.
+template <class S>
+constexpr uint64_t dedupe_scratch_words(uint64_t n) {
+  return n * (2 * sizeof(typename S::Key) / 4 + 1);
+}
+template <class S>
 size_t dedupe_temp_bytes(uint32_t n);
-void launch_dedupe(const ElemArgs& a, Mode mode, uint32_t* jobs, uint32_t n, uint32_t* scratch, void* temp,
+template <class S>
+void launch_dedupe(const ElemArgsT<S>& a, Mode mode, uint32_t* jobs, uint32_t n, uint32_t* scratch, void* temp,
                    size_t temp_bytes, uint32_t* followers, unsigned* lens, cudaStream_t s);
 // After phase 2: a follower's key present -> PRESENT, absent -> FULL (counted), no writer running.
 template <class S>

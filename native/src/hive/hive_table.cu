@@ -338,14 +338,12 @@ template <class S>
 uint32_t HiveTableT<S>::dedupe_pending(const Args& a, Mode mode, uint32_t count, uint32_t*& followers,
                                    uint32_t& nfollow) {
   if (count < kDedupeMin || mode == Mode::Assign) return count;
-  if constexpr (S::kWide) {
-    return count;  // the dedupe sort is 32-bit: every pending job runs phase 2 (same results)
-  } else {
-  const size_t bytes = dedupe_temp_bytes(count);
+  const size_t bytes = dedupe_temp_bytes<S>(count);
+  const uint64_t scratch = dedupe_scratch_words<S>(count);
   try {
-    if (dedupe_.size() < 4ull * count) {
+    if (dedupe_.size() < scratch + count) {
       dedupe_.reset();
-      dedupe_ = DeviceArray<uint32_t>(4ull * count);
+      dedupe_ = DeviceArray<uint32_t>(scratch + count);
     }
     if (dedupe_temp_.size() < bytes) {
       dedupe_temp_.reset();
@@ -356,7 +354,7 @@ uint32_t HiveTableT<S>::dedupe_pending(const Args& a, Mode mode, uint32_t count,
     if (e.status() != WX_ERR_OUT_OF_MEMORY) throw;
     return count;  // no scratch: phase 2 runs every job (slower, same results)
   }
-  followers = dedupe_.get() + 3ull * count;
+  followers = dedupe_.get() + scratch;
   launch_dedupe(a, mode, lists_.get(), count, dedupe_.get(), dedupe_temp_.get(), bytes, followers,
                 dedupe_lens_.get(), s_);
   unsigned h[2];
@@ -364,7 +362,6 @@ uint32_t HiveTableT<S>::dedupe_pending(const Args& a, Mode mode, uint32_t count,
   WX_CUDA(cudaStreamSynchronize(s_));
   nfollow = h[1];
   return h[0];
-  }
 }
 
 // Phase 2 rounds over the pending elements (list 0). Lock conflicts are retried next round; jobs with
