@@ -107,7 +107,8 @@ int32_t bulk(wx_table* t, wx::Call call, wx::Batch b, int32_t mem, void* stream)
     wx::Table& table = *t->impl;
     if (table.on_device()) b.stream = stream ? stream : t->stream;
     const wx::BatchResult r = table.on_device() && mem == WX_MEM_HOST
-                                  ? wx::dev::run_staged(table, call, b, table.device())
+                                  ? wx::dev::run_staged(table, call, b, table.device(), t->config.key_bits / 8,
+                                                        t->config.value_bits / 8)
                                   : wx::run_call(table, call, b);
     return status_of(r, b.n, t->config.key_bits);
   });
@@ -399,7 +400,8 @@ int32_t wx_retrieve_all(wx_table* t, void* keys, void* values, uint64_t max_coun
     check_device_arrays(t, mem, {{keys, size * (t->config.key_bits / 8)}, {values, size * (t->config.value_bits / 8)}});
     void* s = stream ? stream : t->stream;
     if (table.on_device() && mem == WX_MEM_HOST)
-      *count = wx::dev::retrieve_all_to_host(table, keys, values, size, table.device(), s);
+      *count = wx::dev::retrieve_all_to_host(table, keys, values, size, table.device(), s, t->config.key_bits / 8,
+                                             t->config.value_bits / 8);
     else
       *count = table.retrieve_all(keys, values, s);
     return WX_OK;

@@ -125,10 +125,11 @@ const T* at(const void* base, uint64_t i, uint64_t width) {
 
 }  // namespace
 
-BatchResult run_staged(Table& table, Call call, const Batch& host, int device) {
+BatchResult run_staged(Table& table, Call call, const Batch& host, int device, uint64_t key_bytes,
+                       uint64_t value_bytes) {
   DeviceScope scope(device);
   cudaStream_t stream = static_cast<cudaStream_t>(host.stream);
-  const uint64_t kw = 4, vw = 4;  // 32-bit keys and values
+  const uint64_t kw = key_bytes, vw = value_bytes;  // the staging buffers hold up to 8 bytes each
   const uint64_t chunk = std::min(host.n, kChunk);
   Staging s(chunk);
   const bool values_in = host.values_in && (call == Call::insert || call == Call::insert_or_assign || call == Call::batch);
@@ -165,13 +166,14 @@ BatchResult run_staged(Table& table, Call call, const Batch& host, int device) {
   return total;
 }
 
-uint64_t retrieve_all_to_host(Table& table, void* keys, void* values, uint64_t count, int device, void* stream) {
+uint64_t retrieve_all_to_host(Table& table, void* keys, void* values, uint64_t count, int device, void* stream,
+                              uint64_t key_bytes, uint64_t value_bytes) {
   DeviceScope scope(device);
-  DeviceArray<uint32_t> k(count), v(count);
+  DeviceArray<uint64_t> k(count), v(count);  // 8 bytes per element: room for either width
   uint64_t n = table.retrieve_all(k.get(), v.get(), stream);
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (keys) WX_CUDA(cudaMemcpyAsync(keys, k.get(), n * 4, cudaMemcpyDeviceToHost, s));
-  if (values) WX_CUDA(cudaMemcpyAsync(values, v.get(), n * 4, cudaMemcpyDeviceToHost, s));
+  if (keys) WX_CUDA(cudaMemcpyAsync(keys, k.get(), n * key_bytes, cudaMemcpyDeviceToHost, s));
+  if (values) WX_CUDA(cudaMemcpyAsync(values, v.get(), n * value_bytes, cudaMemcpyDeviceToHost, s));
   WX_CUDA(cudaStreamSynchronize(s));
   return n;
 }

@@ -25,9 +25,11 @@ void check_device_range(const void* p, uint64_t bytes, int device, const char* w
 
 // Runs `call` on a device table whose caller's arrays are in host memory: copies them through
 // device staging buffers in chunks and copies results back.
-BatchResult run_staged(Table& table, Call call, const Batch& host, int device);
+// key_bytes / value_bytes: the table's widths (4 or 8).
+BatchResult run_staged(Table& table, Call call, const Batch& host, int device, uint64_t key_bytes = 4,
+                       uint64_t value_bytes = 4);
 // Runs retrieve_all of a device table into host arrays.
 uint64_t retrieve_all_to_host(Table& table, void* keys, void* values, uint64_t count, int device,
-                              void* stream);
+                              void* stream, uint64_t key_bytes = 4, uint64_t value_bytes = 4);
 
 }  // namespace wx::dev

@@ -20,7 +20,7 @@ void* stream_create(int) { absent(); }
 void stream_destroy(void*) {}
 int device_of(const void*) { return -1; }
 void check_device_range(const void*, uint64_t, int, const char*) { absent(); }
-BatchResult run_staged(Table&, Call, const Batch&, int) { absent(); }
-uint64_t retrieve_all_to_host(Table&, void*, void*, uint64_t, int, void*) { absent(); }
+BatchResult run_staged(Table&, Call, const Batch&, int, uint64_t, uint64_t) { absent(); }
+uint64_t retrieve_all_to_host(Table&, void*, void*, uint64_t, int, void*, uint64_t, uint64_t) { absent(); }
 
 }  // namespace wx::dev
