@@ -8,166 +8,19 @@
 //  4. hot keys in concurrent mixed batches (on a full and on a half-empty table): per key, presence
 //     = before + INSERTED - ERASED and every found value was written for that key (catches torn or
 //     foreign values);
-//  5. growth from a small table by inserts, shrink back by erases, then grow/shrink cycles under
-//     mixed load against an oracle (no key lost, duplicated or changed);
-//  6. stash filled (drain off) and drained; explicit resizes and clear;
-//  7. a C API smoke run (host arrays through the staging copies, device arrays, retrieve_all both ways).
-// validate() (every structural invariant) runs after each step. WIXLIB_SMALL=1: small sizes (sanitizer).
+//  5. a C API smoke run (host arrays through the staging copies, device arrays, retrieve_all both ways).
+// Growth, shrink, stash and resizes: gpu_hive_wide_resize.cu. validate() (every structural invariant)
+// runs after each step. WIXLIB_SMALL=1: small sizes (sanitizer).
 #include <algorithm>
-#include <cstring>
 #include <map>
-#include <unordered_set>
 
-#include "gpu_hive_util.cuh"
+#include "gpu_hive_wide_util.cuh"
 
 using namespace hivetest;
-using wx::hive::HiveTable64;
 
 namespace {
 
-bool g_small = false;
-
-wx_config config64(uint64_t capacity, double max_lf, double min_lf = 0.0, int grow = WX_GROW_AUTO) {
-  wx_config c = config(capacity, max_lf, min_lf, grow);
-  c.key_bits = 64;
-  c.value_bits = 64;
-  return c;
-}
-
-// A bijection of uint64 (splitmix finalizer): distinct indices give distinct keys.
-uint64_t scramble(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-// Key number i of stream `seed`: mostly full-width keys, every 4th one of the tricky families
-// (low half 0xFFFFFFFF / 0xFFFFFFFE with any high half, below 2^32, high half all ones). Distinct
-// for distinct (i, seed) within a family; reserved keys never come out.
-uint64_t key_at(uint64_t i, uint32_t seed) {
-  const uint64_t x = scramble(i * 0x9E3779B97F4A7C15ull + seed);
-  const uint64_t hi = (i << 8) | seed;  // unique per (i, seed) for seed < 256
-  switch (i % 8) {
-    case 1: return (hi << 32) | 0xFFFFFFFFull;
-    case 3: return (hi << 32) | 0xFFFFFFFEull;
-    case 5: return 0xFFFFFFFF00000000ull | (hi & 0xFFFFFFFDull);  // high half all ones, low not reserved
-    default: {
-      const uint64_t k = (i % 8 == 7) ? (x & 0xFFFFFFFFull) : x;
-      return k >= WX_KEY64_TOMBSTONE ? 0x1234ull : k;
-    }
-  }
-}
-
-std::vector<uint64_t> unique_keys64(uint64_t n, uint32_t seed) {
-  std::unordered_set<uint64_t> seen;
-  std::vector<uint64_t> k;
-  k.reserve(n);
-  for (uint64_t i = 0; k.size() < n; ++i) {
-    const uint64_t x = key_at(i, seed);
-    if (seen.insert(x).second) k.push_back(x);
-  }
-  return k;
-}
-
-using Oracle = std::unordered_map<uint64_t, uint64_t>;
-
-// Bulk calls with device arrays, host vectors out.
-struct Ops64 {
-  HiveTable64& t;
-  cudaStream_t s;
-
-  wx::BatchResult insert(const Dev<uint64_t>& k, const Dev<uint64_t>* v, Dev<uint8_t>* out, bool assign = false) {
-    wx::Batch b;
-    b.keys = k.p;
-    b.values_in = v ? v->p : nullptr;
-    b.outcomes = out ? out->p : nullptr;
-    b.n = k.n;
-    b.stream = s;
-    return assign ? t.insert_or_assign(b) : t.insert(b);
-  }
-  std::vector<uint64_t> find(const Dev<uint64_t>& k, uint64_t not_found = 0xFEDCBA9876543210ull) {
-    Dev<uint64_t> v(k.n);
-    wx::Batch b;
-    b.keys = k.p;
-    b.values_out = v.p;
-    b.n = k.n;
-    b.not_found = not_found;
-    b.stream = s;
-    t.find(b);
-    return v.get();
-  }
-  std::vector<uint8_t> contains(const Dev<uint64_t>& k) {
-    Dev<uint8_t> o(k.n);
-    wx::Batch b;
-    b.keys = k.p;
-    b.outcomes = o.p;
-    b.n = k.n;
-    b.stream = s;
-    t.contains(b);
-    return o.get();
-  }
-  std::vector<uint8_t> erase(const Dev<uint64_t>& k) {
-    Dev<uint8_t> o(k.n);
-    wx::Batch b;
-    b.keys = k.p;
-    b.outcomes = o.p;
-    b.n = k.n;
-    b.stream = s;
-    t.erase(b);
-    return o.get();
-  }
-  std::vector<uint8_t> mixed(const Dev<uint8_t>& ops, const Dev<uint64_t>& k, Dev<uint64_t>& v) {
-    Dev<uint8_t> o(k.n);
-    wx::Batch b;
-    b.ops = ops.p;
-    b.keys = k.p;
-    b.values_in = v.p;
-    b.values_out = v.p;
-    b.outcomes = o.p;
-    b.n = k.n;
-    b.stream = s;
-    t.batch(b);
-    return o.get();
-  }
-  Oracle dump() {
-    const uint64_t n = t.size();
-    Dev<uint64_t> k(n), v(n);
-    const uint64_t got = t.retrieve_all(k.p, v.p, s);
-    CHECK_MSG(got == n, "retrieve_all returned %llu of %llu", (unsigned long long)got, (unsigned long long)n);
-    Oracle m;
-    if (n == 0) return m;  // no zero-byte copies
-    auto hk = k.get(), hv = v.get();
-    for (uint64_t i = 0; i < n; ++i)
-      CHECK_MSG(m.emplace(hk[i], hv[i]).second, "retrieve_all returned key %llx twice", (unsigned long long)hk[i]);
-    return m;
-  }
-};
-
-void same_contents(Ops64& o, const Oracle& oracle, const char* where) {
-  auto m = o.dump();
-  CHECK_MSG(m.size() == oracle.size(), "%s: table has %zu keys, oracle %zu", where, m.size(), oracle.size());
-  for (auto& [k, v] : oracle) {
-    auto it = m.find(k);
-    CHECK_MSG(it != m.end(), "%s: key %llx missing", where, (unsigned long long)k);
-    CHECK_MSG(it->second == v, "%s: key %llx value %llx, oracle %llx", where, (unsigned long long)k,
-              (unsigned long long)it->second, (unsigned long long)v);
-  }
-}
-
-// Every key of the oracle found with its value through find (the read-only kernel).
-void finds_match(Ops64& o, const Oracle& oracle, const char* where) {
-  std::vector<uint64_t> k, v;
-  for (auto& [a, b] : oracle) {
-    k.push_back(a);
-    v.push_back(b);
-  }
-  if (k.empty()) return;
-  Dev<uint64_t> dk(k);
-  auto f = o.find(dk);
-  for (size_t i = 0; i < k.size(); ++i)
-    CHECK_MSG(f[i] == v[i], "%s: find(%llx) = %llx, want %llx", where, (unsigned long long)k[i],
-              (unsigned long long)f[i], (unsigned long long)v[i]);
-}
+const bool g_small = small_run();
 
 // One mixed batch whose keys are distinct (so the oracle is sequential), checked element by element
 // and applied to the oracle. new_keys supplies absent keys. FULL (GROW_NEVER tables) leaves the key
@@ -534,202 +387,7 @@ void hot_keys_mixed(double fill_lf) {
   std::printf("hot keys mixed ok (fill %.2f)\n", fill_lf);
 }
 
-// 5a. Growth from a small table by inserts alone, then shrink back by erases.
-void grow_from_small() {
-  Stream st;
-  HiveTable64 t(config64(1 << 10, 0.9, 0.25));
-  Ops64 o{t, st.s};
-  const uint64_t n = g_small ? 1 << 15 : 1 << 21;
-  auto keys = unique_keys64(n, 40);
-  std::vector<uint64_t> vals(n);
-  for (uint64_t i = 0; i < n; ++i) vals[i] = ~keys[i];
-  Oracle oracle;
-  const uint64_t batch = n / 16;
-  for (uint64_t off = 0; off < n; off += batch) {
-    Dev<uint64_t> dk(std::vector<uint64_t>(keys.begin() + off, keys.begin() + off + batch));
-    Dev<uint64_t> dv(std::vector<uint64_t>(vals.begin() + off, vals.begin() + off + batch));
-    Dev<uint8_t> out(batch);
-    auto r = o.insert(dk, &dv, &out);
-    CHECK(r.full == 0 && r.invalid == 0);
-    for (uint8_t x : out.get()) CHECK(x == WX_OUT_INSERTED);
-    for (uint64_t i = off; i < off + batch; ++i) oracle[keys[i]] = vals[i];
-  }
-  CHECK(t.size() == n);
-  const uint32_t grown = t.active_buckets();
-  wx_stats s{};
-  t.stats(&s);
-  CHECK_MSG(s.resizes > 0, "no growth from 2^10");
-  VALID(t);
-  same_contents(o, oracle, "after growth");
-  for (uint64_t off = 0; off < n; off += batch) {
-    Dev<uint64_t> dk(std::vector<uint64_t>(keys.begin() + off, keys.begin() + off + batch));
-    for (uint8_t x : o.erase(dk)) CHECK(x == WX_OUT_ERASED);
-    for (uint64_t i = off; i < off + batch; ++i) oracle.erase(keys[i]);
-    if (off + batch == n / 2) {
-      VALID(t);
-      finds_match(o, oracle, "halfway down");
-    }
-  }
-  CHECK(t.size() == 0);
-  CHECK_MSG(t.active_buckets() * 16ull < grown, "table did not shrink: %u of %u buckets", t.active_buckets(), grown);
-  VALID(t);
-  std::printf("grow 2^10 -> %llu keys (%u buckets) and back (%u buckets) ok\n", (unsigned long long)n, grown,
-              t.active_buckets());
-}
-
-// 5b. Grow/shrink cycles under mixed load: inserts push past max LF, erases below min LF.
-void grow_shrink_cycles() {
-  Stream st;
-  HiveTable64 t(config64(256, 0.9, 0.3));
-  Ops64 o{t, st.s};
-  Oracle oracle;
-  std::mt19937_64 rng(21);
-  auto pool = unique_keys64(g_small ? 1 << 16 : 1 << 21, 50);
-  uint64_t grows = 0, shrinks = 0;
-  const int cycles = g_small ? 20 : 300;
-  for (int cycle = 0; cycle < cycles; ++cycle) {
-    for (int phase = 0; phase < 2; ++phase) {
-      const uint64_t n = 512 + rng() % 1536;
-      std::vector<uint64_t> present;
-      for (auto& kv : oracle) present.push_back(kv.first);
-      std::unordered_set<uint64_t> used;
-      std::vector<uint8_t> ops;
-      std::vector<uint64_t> keys, vals;
-      for (uint64_t i = 0; i < n; ++i) {
-        const uint32_t r = rng() % 100;
-        uint8_t op;
-        if (phase == 0) op = r < 70 ? WX_OP_INSERT : r < 85 ? WX_OP_INSERT_OR_ASSIGN : r < 95 ? WX_OP_FIND : WX_OP_ERASE;
-        else op = r < 85 ? WX_OP_ERASE : WX_OP_FIND;
-        const bool fresh = phase == 0 && op != WX_OP_FIND && op != WX_OP_ERASE && r % 3 != 0;
-        uint64_t k;
-        if ((fresh || present.empty()) && !pool.empty()) {
-          k = pool.back();
-          pool.pop_back();
-        } else if (!present.empty()) {
-          k = present[rng() % present.size()];
-        } else {
-          continue;
-        }
-        if (!used.insert(k).second) continue;
-        ops.push_back(op);
-        keys.push_back(k);
-        vals.push_back(rng());
-      }
-      const uint32_t nb_before = t.active_buckets();
-      Dev<uint8_t> dops(ops);
-      Dev<uint64_t> dk(keys), dv(vals);
-      auto out = o.mixed(dops, dk, dv);
-      auto hv = dv.get();
-      for (size_t i = 0; i < keys.size(); ++i) {
-        const uint64_t k = keys[i];
-        const bool had = oracle.count(k) != 0;
-        switch (ops[i]) {
-          case WX_OP_INSERT:
-            CHECK_MSG(out[i] == (had ? WX_OUT_PRESENT : WX_OUT_INSERTED), "cycle %d: insert of %llx gave %d", cycle,
-                      (unsigned long long)k, out[i]);
-            if (!had) oracle[k] = vals[i];
-            break;
-          case WX_OP_INSERT_OR_ASSIGN:
-            CHECK(out[i] == (had ? WX_OUT_ASSIGNED : WX_OUT_INSERTED));
-            oracle[k] = vals[i];
-            break;
-          case WX_OP_ERASE:
-            CHECK(out[i] == (had ? WX_OUT_ERASED : WX_OUT_NOT_FOUND));
-            oracle.erase(k);
-            break;
-          default:
-            CHECK(out[i] == (had ? WX_OUT_FOUND : WX_OUT_NOT_FOUND));
-            if (had) CHECK(hv[i] == oracle[k]);
-            break;
-        }
-      }
-      const uint32_t nb_after = t.active_buckets();
-      grows += nb_after > nb_before;
-      shrinks += nb_after < nb_before;
-      CHECK(t.size() == oracle.size());
-    }
-    if (cycle % 25 == 24 || cycle == cycles - 1) {
-      VALID(t);
-      same_contents(o, oracle, "grow/shrink cycles");
-    }
-  }
-  std::printf("%d grow/shrink cycles ok: %llu grows, %llu shrinks, %zu keys in %u buckets\n", cycles,
-              (unsigned long long)grows, (unsigned long long)shrinks, oracle.size(), t.active_buckets());
-  CHECK(grows >= uint64_t(cycles) / 10 && shrinks >= uint64_t(cycles) / 10);
-}
-
-// 6a. A GROW_NEVER table filled past its bucket slots with the drain off: the stash takes the rest;
-// every INSERTED key is found; after erases the drain moves entries back and nothing is lost.
-void stash_fill_and_drain() {
-  Stream st;
-  HiveTable64 t(config64(1 << 12, 1.0, 0.0, WX_GROW_NEVER));
-  t.set_auto_drain(false);
-  Ops64 o{t, st.s};
-  const uint64_t slots = t.capacity();
-  const uint64_t n = slots + slots / 16;
-  auto keys = unique_keys64(n, 60);
-  Oracle oracle;
-  uint64_t full = 0;
-  const uint64_t step = slots / 8;
-  for (uint64_t off = 0; off < n; off += step) {
-    const uint64_t m = std::min(step, n - off);
-    std::vector<uint64_t> k(keys.begin() + off, keys.begin() + off + m), v(m);
-    for (uint64_t i = 0; i < m; ++i) v[i] = k[i] * 3 + 1;
-    Dev<uint64_t> dk(k), dv(v);
-    Dev<uint8_t> out(m);
-    full += o.insert(dk, &dv, &out).full;
-    auto ho = out.get();
-    for (uint64_t i = 0; i < m; ++i) {
-      CHECK(ho[i] == WX_OUT_INSERTED || ho[i] == WX_OUT_FULL);
-      if (ho[i] == WX_OUT_INSERTED) oracle[k[i]] = v[i];
-    }
-    VALID(t);
-  }
-  wx_stats s{};
-  t.stats(&s);
-  CHECK_MSG(s.stash_used > 0, "the stash was never used");
-  CHECK(full > 0 && s.resizes == 0 && s.failed_inserts == full);
-  same_contents(o, oracle, "stash filled");
-  finds_match(o, oracle, "stash filled");
-  const uint64_t before = t.stash_used();
-  std::vector<uint64_t> er;
-  for (auto& [k, v] : oracle)
-    if (er.size() < oracle.size() / 4) er.push_back(k);
-  for (uint64_t k : er) oracle.erase(k);
-  Dev<uint64_t> der(er);
-  for (uint8_t x : o.erase(der)) CHECK(x == WX_OUT_ERASED);
-  VALID(t);
-  t.drain_stash();
-  VALID(t);
-  CHECK_MSG(t.stash_used() < before, "drain did not move stash entries (%llu -> %llu)", (unsigned long long)before,
-            (unsigned long long)t.stash_used());
-  same_contents(o, oracle, "stash drained");
-  finds_match(o, oracle, "stash drained");
-  std::printf("stash fill (%llu entries, %llu FULL) and drain (-> %llu) ok\n", (unsigned long long)before,
-              (unsigned long long)full, (unsigned long long)t.stash_used());
-}
-
-// 6b. Explicit resizes through several levels, keys found after each.
-void explicit_resizes() {
-  Stream st;
-  HiveTable64 t(config64(64, 0.9));
-  Ops64 o{t, st.s};
-  auto keys = unique_keys64(3000, 70);
-  Oracle oracle;
-  std::vector<uint64_t> vals(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) oracle[keys[i]] = vals[i] = keys[i] + 1;
-  Dev<uint64_t> dk(keys), dv(vals);
-  o.insert(dk, &dv, nullptr);
-  for (uint64_t c : {3000ull, 5000ull, 20000ull, 70000ull, 9000ull, 3001ull, 3000ull, 4097ull}) {
-    t.resize(c);
-    VALID(t);
-    finds_match(o, oracle, "after resize");
-  }
-  same_contents(o, oracle, "resizes");
-  std::printf("explicit resizes ok (%u buckets)\n", t.active_buckets());
-}
-
-// 7. Through the C API (host arrays go through the staging copies, which must use 8-byte widths;
+// 5. Through the C API (host arrays go through the staging copies, which must use 8-byte widths;
 // device arrays go straight to the table): insert, find, batch, retrieve_all, both memory kinds.
 void c_api_smoke() {
   wx_config c;
@@ -797,18 +455,12 @@ void c_api_smoke() {
 
 int main() {
   require_gpu();
-  const char* small = std::getenv("WIXLIB_SMALL");
-  g_small = small && std::strcmp(small, "1") == 0;
   key_domain();
   c_api_smoke();
   for (double lf : {0.5, 0.8, 0.9, 0.95}) oracle_at_load(lf);
   same_key_batch();
   hot_keys_mixed(0.98);
   hot_keys_mixed(0.5);
-  stash_fill_and_drain();
-  explicit_resizes();
-  grow_from_small();
-  grow_shrink_cycles();
   std::printf("gpu_hive_wide: all passed\n");
   return 0;
 }
