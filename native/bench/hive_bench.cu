@@ -1,7 +1,8 @@
 // Kernel-level throughput probe of the Hive backend (device-resident keys, CUDA-event kernel time
 // from stats().last_kernel_ms). Built by hand with the Hive sources, so the bucket size can be
 // compared: nvcc -DWX_HIVE_SLOTS=4|8 ... native/src/hive/*.cu native/bench/hive_bench.cu
-// Usage: hive_bench [log2 keys = 26] [all | mixed]  (mixed: only the [20,20,60] batches, 2^(log-2) ops)
+// Usage: hive_bench [log2 keys = 26] [all | mixed | wide]  (mixed: only the [20,20,60] batches, 2^(log-2)
+// ops; wide: insert / find present / find absent of 64/64 next to 32/32 at LF 0.8 and 0.95)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "hive/hive_table.cuh"
 
 using wx::hive::HiveTable;
+using wx::hive::HiveTable64;
 
 namespace {
 
@@ -62,6 +64,21 @@ __global__ void gen_ops(uint8_t* ops, uint32_t* k, const uint32_t* present, uint
   }
 }
 
+// 64-bit keys: a bijection of i + base (splitmix finalizer) spread over the whole 64-bit domain.
+__device__ __host__ inline uint64_t bij64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+__global__ void gen64(uint64_t* k, uint64_t* v, uint64_t n, uint64_t base) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
+    uint64_t x = bij64(i + base);
+    if (x >= 0xFFFFFFFFFFFFFFFEull) x = bij64(i + base + (1ull << 62));
+    k[i] = x;
+    if (v) v[i] = i * 3u + 1u;
+  }
+}
+
 struct Buf {
   void* p = nullptr;
   explicit Buf(size_t bytes) { CK(cudaMalloc(&p, bytes)); }
@@ -80,7 +97,8 @@ wx_config cfg(uint64_t cap, double lf, int grow = WX_GROW_AUTO) {
   return c;
 }
 
-double kernel_ms(HiveTable& t) {
+template <class T>
+double kernel_ms(T& t) {
   wx_stats s{};
   t.stats(&s);
   return s.last_kernel_ms;
@@ -93,6 +111,46 @@ double med(std::vector<double> v) {
 
 void row(const char* what, double lf, uint64_t n, double ms) {
   std::printf("%-28s LF %.2f  n=%-10llu %8.3f ms  %6.2f G ops/s\n", what, lf, (unsigned long long)n, ms, n / ms / 1e6);
+}
+
+// Fill a table made for n keys at lf, then find present and absent keys: medians of 3 tables x 3 finds.
+template <class T>
+void static_rows(const char* tag, int bits, uint64_t n, double lf, const void* keys, const void* vals,
+                 const void* absent, void* out, cudaStream_t s) {
+  std::vector<double> ins, fp, fa;
+  for (int rep = 0; rep < 3; ++rep) {
+    wx_config c = cfg(n, lf);
+    c.key_bits = c.value_bits = bits;
+    T t(c);
+    wx::Batch b;
+    b.keys = keys;
+    b.values_in = vals;
+    b.n = n;
+    b.stream = s;
+    auto r = t.insert(b);
+    if (r.full || t.size() != n) std::printf("  !! insert: full %llu size %llu\n", (unsigned long long)r.full, (unsigned long long)t.size());
+    ins.push_back(kernel_ms(t));
+    wx::Batch f;
+    f.keys = keys;
+    f.values_out = out;
+    f.n = n;
+    f.stream = s;
+    for (int i = 0; i < 3; ++i) {
+      t.find(f);
+      fp.push_back(kernel_ms(t));
+    }
+    f.keys = absent;
+    for (int i = 0; i < 3; ++i) {
+      t.find(f);
+      fa.push_back(kernel_ms(t));
+    }
+  }
+  std::string w = std::string(tag) + " insert (fill)";
+  row(w.c_str(), lf, n, med(ins));
+  w = std::string(tag) + " find present";
+  row(w.c_str(), lf, n, med(fp));
+  w = std::string(tag) + " find absent";
+  row(w.c_str(), lf, n, med(fa));
 }
 
 }  // namespace
@@ -108,6 +166,17 @@ int main(int argc, char** argv) {
   gen<<<2048, 256>>>(absent.as<uint32_t>(), nullptr, n, 0x40000000u);
   CK(cudaDeviceSynchronize());
   std::printf("Hive bench: %d slots/bucket, 2^%d keys\n", wx::hive::kSlots, log);
+  if (argc > 2 && std::string(argv[2]) == "wide") {  // 64/64 next to 32/32, same key count
+    Buf k64(n * 8), v64(n * 8), a64(n * 8), o64(n * 8);
+    gen64<<<2048, 256>>>(k64.as<uint64_t>(), v64.as<uint64_t>(), n, 0);
+    gen64<<<2048, 256>>>(a64.as<uint64_t>(), nullptr, n, 1ull << 40);  // disjoint index range
+    CK(cudaDeviceSynchronize());
+    for (double lf : {0.8, 0.95}) {
+      static_rows<HiveTable>("32/32", 32, n, lf, keys.p, vals.p, absent.p, out.p, s);
+      static_rows<HiveTable64>("64/64", 64, n, lf, k64.p, v64.p, a64.p, o64.p, s);
+    }
+    return 0;
+  }
   const bool mixed_only = argc > 2 && std::string(argv[2]) == "mixed";
   if (mixed_only) {  // diagnostic: LF 0.8 table, then the mixed batches only
     HiveTable t(cfg(n, 0.8));

@@ -6,8 +6,7 @@
  * Conventions
  *  - Every call returns a status (WX_OK = 0). On failure wx_last_error() gives this thread's message.
  *  - Keys and values are passed as untyped pointers; their width is the table's (key_bits/value_bits):
- *    32/32 on every kind, 64/64 on WX_KIND_CPU only (other combinations, and 64 bits on a GPU kind,
- *    fail with WX_ERR_UNSUPPORTED). A batch of n elements is n keys, n values, n outcome bytes.
+ *    32/32 or 64/64 on every kind (other combinations fail with WX_ERR_UNSUPPORTED). A batch of n elements is n keys, n values, n outcome bytes.
  *  - `mem` says where the caller's arrays live: WX_MEM_HOST or WX_MEM_DEVICE (all arrays of one call
  *    live in the same space). Host arrays given to a GPU table are copied by the library in chunks.
  *  - `stream` is an optional cudaStream_t (NULL: the table's own stream). Calls return when the work
@@ -104,8 +103,8 @@ typedef enum wx_grow {
 /* Table configuration: fill with wx_config_init, then set what you need. */
 typedef struct wx_config {
   int32_t kind;              /* wx_kind */
-  int32_t key_bits;          /* 32 (default) or 64 (WX_KIND_CPU and WX_KIND_GLHT; with value_bits 64) */
-  int32_t value_bits;        /* 32 (default) or 64 (WX_KIND_CPU and WX_KIND_GLHT; with key_bits 64) */
+  int32_t key_bits;          /* 32 (default) or 64 (every kind; with value_bits 64) */
+  int32_t value_bits;        /* 32 (default) or 64 (every kind; with key_bits 64) */
   int32_t device;            /* CUDA device ordinal, GPU kinds only */
   uint64_t capacity;         /* number of keys the table should hold at max_load_factor */
   double max_load_factor;    /* grow above this (0.05 <= f <= 1); default per kind */
@@ -209,7 +208,7 @@ WX_API int32_t wx_insert_hashed(wx_table* table, const void* keys, const uint64_
  * column has fewer than 2^32 - 1 rows (split larger probes and add the offset).
  *  - WX_JOIN_UNIQUE: each build key at most once (primary keys); a repeated key fails the build with
  *    WX_ERR_INVALID_ARGUMENT naming it. WX_JOIN_MULTI: any keys; rows of one key are grouped.
- *  - Keys have the config's key_bits (64 on WX_KIND_CPU only). Reserved keys in the build column fail
+ *  - Keys have the config's key_bits (64 on WX_KIND_CPU only: GPU joins take 32-bit keys). Reserved keys in the build column fail
  *    it with WX_ERR_INVALID_KEY (nothing built); in a probe column they match nothing (no error).
  *  - config->capacity is ignored: the table is sized for the build's distinct keys.
  *  - Output arrays never truncate silently: a call given `capacity` pairs writes them only when all

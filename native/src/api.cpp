@@ -276,9 +276,6 @@ int32_t wx_table_create(const wx_config* c, wx_table** out) {
     if (!((c->key_bits == 32 && c->value_bits == 32) || (c->key_bits == 64 && c->value_bits == 64)))
       wx::fail(WX_ERR_UNSUPPORTED, "key_bits/value_bits " + std::to_string(c->key_bits) + "/" + std::to_string(c->value_bits) +
                                        " is not supported: keys and values must both be 32 or both be 64 bits");
-    // Checked before any device is needed, so the answer is the same with or without a GPU.
-    if (c->key_bits == 64 && c->kind == WX_KIND_HIVE)
-      wx::fail(WX_ERR_UNSUPPORTED, "64-bit keys and values are supported by the CPU and GLHT kinds only; Hive takes 32-bit keys and values");
     // Below 0.05 a table would be mostly air and grow without bound on tiny inputs.
     require(std::isfinite(c->max_load_factor) && c->max_load_factor >= 0.05 && c->max_load_factor <= 1.0,
             "max_load_factor must be in [0.05, 1]");

@@ -20,14 +20,16 @@
 namespace wx::hive {
 namespace {
 
-__global__ void gather_keys_kernel(const uint32_t* keys, const uint32_t* jobs, uint32_t n, uint32_t* out) {
+template <class K>
+__global__ void gather_keys_kernel(const K* keys, const uint32_t* jobs, uint32_t n, K* out) {
   for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x)
     out[j] = keys[jobs[j]];
 }
 
 // Sorted (key, job): the first job of each key and every insert_or_assign stay jobs; the other
 // plain inserts become followers.
-__global__ void split_kernel(const uint32_t* skeys, const uint32_t* sjobs, uint32_t n, Mode mode,
+template <class K>
+__global__ void split_kernel(const K* skeys, const uint32_t* sjobs, uint32_t n, Mode mode,
                              const uint8_t* ops, uint32_t* jobs, unsigned* njobs, uint32_t* followers,
                              unsigned* nfollowers) {
   for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x) {
@@ -64,27 +66,37 @@ void launch_group_by_op(const uint8_t* ops, uint32_t n, uint32_t* index, uint32_
   WX_CUDA(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, ops, sorted_ops, scratch, index, n, 0, 2, s));
 }
 
+template <class S>
 size_t dedupe_temp_bytes(uint32_t n) {
+  using K = typename S::Key;
   size_t bytes = 0;
-  WX_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, static_cast<const uint32_t*>(nullptr),
-                                          static_cast<uint32_t*>(nullptr), static_cast<const uint32_t*>(nullptr),
-                                          static_cast<uint32_t*>(nullptr), n));
+  WX_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, static_cast<const K*>(nullptr), static_cast<K*>(nullptr),
+                                          static_cast<const uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr), n));
   return bytes;
 }
 
-void launch_dedupe(const ElemArgs& a, Mode mode, uint32_t* jobs, uint32_t n, uint32_t* scratch,
-                   void* temp, size_t temp_bytes, uint32_t* followers, unsigned* lens, cudaStream_t s) {
+template <class S>
+void launch_dedupe(const ElemArgsT<S>& a, Mode mode, uint32_t* jobs, uint32_t n, uint32_t* scratch, void* temp,
+                   size_t temp_bytes, uint32_t* followers, unsigned* lens, cudaStream_t s) {
+  using K = typename S::Key;
   if (n == 0) return;
-  uint32_t* kin = scratch;
-  uint32_t* kout = scratch + n;
-  uint32_t* jout = scratch + 2 * uint64_t(n);
+  K* kin = reinterpret_cast<K*>(scratch);
+  K* kout = kin + n;
+  uint32_t* jout = reinterpret_cast<uint32_t*>(kout + n);
   const int grid = static_cast<int>(std::min<uint64_t>((n + kBlock - 1) / kBlock, 65535));
-  gather_keys_kernel<<<grid, kBlock, 0, s>>>(a.keys, jobs, n, kin);
+  gather_keys_kernel<K><<<grid, kBlock, 0, s>>>(a.keys, jobs, n, kin);
   WX_CUDA_LAUNCHED("hive gather_keys_kernel");
-  WX_CUDA(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, kin, kout, jobs, jout, n, 0, 32, s));
+  WX_CUDA(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, kin, kout, jobs, jout, n, 0, int(8 * sizeof(K)), s));
   WX_CUDA(cudaMemsetAsync(lens, 0, 2 * sizeof(unsigned), s));
-  split_kernel<<<grid, kBlock, 0, s>>>(kout, jout, n, mode, a.ops, jobs, lens, followers, lens + 1);
+  split_kernel<K><<<grid, kBlock, 0, s>>>(kout, jout, n, mode, a.ops, jobs, lens, followers, lens + 1);
   WX_CUDA_LAUNCHED("hive split_kernel");
 }
+
+template size_t dedupe_temp_bytes<Kv32>(uint32_t);
+template size_t dedupe_temp_bytes<Kv64>(uint32_t);
+template void launch_dedupe<Kv32>(const ElemArgsT<Kv32>&, Mode, uint32_t*, uint32_t, uint32_t*, void*, size_t,
+                                  uint32_t*, unsigned*, cudaStream_t);
+template void launch_dedupe<Kv64>(const ElemArgsT<Kv64>&, Mode, uint32_t*, uint32_t, uint32_t*, void*, size_t,
+                                  uint32_t*, unsigned*, cudaStream_t);
 
 }  // namespace wx::hive

@@ -32,8 +32,90 @@ __device__ __forceinline__ uint64_t load_slot(const uint64_t* p) {
 __device__ __forceinline__ void store_rx(uint64_t* p, uint64_t v) {
   asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
+// An 8-byte word is single-copy atomic: no ordering needed for its readers (kRelease unused).
+template <bool kRelease = true>
 __device__ __forceinline__ uint64_t cas_slot(uint64_t* p, uint64_t expect, uint64_t desired) {
   return atomicCAS(reinterpret_cast<unsigned long long*>(p), expect, desired);
+}
+
+// Assign inside phase 2 (owner of a live slot under its bucket lock).
+__device__ __forceinline__ void put_live(uint64_t* p, uint64_t w) {
+  atomicExch(reinterpret_cast<unsigned long long*>(p), w);
+}
+// Erase of a slot seen holding the key: one exchange; returns the key that was there.
+__device__ __forceinline__ uint32_t erase_slot(uint64_t* p, bool to_empty) {
+  return key_of(atomicExch(reinterpret_cast<unsigned long long*>(p), to_empty ? kEmptyWord : kTombWord));
+}
+template <class T>
+__device__ __forceinline__ uint64_t shfl_word(const T& t, uint64_t w, int lane) { return t.shfl(w, lane); }
+
+// ---- 16-byte slots (Kv64). Atomicity argument: DESIGN.md "64-bit keys". ----
+// Read-only kernels (no writer running): any 16-byte load is consistent.
+__device__ __forceinline__ Pair64 load_ro(const Pair64* p) {
+  Pair64 w;
+  asm volatile("ld.global.nc.v2.u64 {%0, %1}, [%2];" : "=l"(w.k), "=l"(w.v) : "l"(p));
+  return w;
+}
+// With writers: may be torn between the halves; only the key half is trusted (see value_fresh).
+__device__ __forceinline__ Pair64 load_rx(const Pair64* p) {
+  Pair64 w;
+  asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(w.k), "=l"(w.v) : "l"(p) : "memory");
+  return w;
+}
+template <bool kReadOnly>
+__device__ __forceinline__ Pair64 load_slot(const Pair64* p) {
+  if constexpr (kReadOnly) return load_ro(p);
+  else return load_rx(p);
+}
+__device__ __forceinline__ void store_rx(Pair64* p, Pair64 w) {
+  asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(w.k), "l"(w.v) : "memory");
+}
+// 16-byte CAS (sm_90); returns the old pair. Release (kRelease): a reader that sees the new key and
+// then fences reads this value or a later one (value_fresh) — needed only where values are read while
+// writers run (mixed batches); a pure insert batch has no such reader and skips the fence.
+template <bool kRelease = true>
+__device__ __forceinline__ Pair64 cas_slot(Pair64* p, Pair64 expect, Pair64 desired) {
+  Pair64 old;
+  if constexpr (kRelease) {
+    asm volatile(
+        "{\n\t.reg .b128 e, d, o;\n\t"
+        "mov.b128 e, {%2, %3};\n\t"
+        "mov.b128 d, {%4, %5};\n\t"
+        "atom.release.gpu.global.cas.b128 o, [%6], e, d;\n\t"
+        "mov.b128 {%0, %1}, o;\n\t}"
+        : "=l"(old.k), "=l"(old.v)
+        : "l"(expect.k), "l"(expect.v), "l"(desired.k), "l"(desired.v), "l"(p)
+        : "memory");
+  } else {
+    asm volatile(
+        "{\n\t.reg .b128 e, d, o;\n\t"
+        "mov.b128 e, {%2, %3};\n\t"
+        "mov.b128 d, {%4, %5};\n\t"
+        "atom.relaxed.gpu.global.cas.b128 o, [%6], e, d;\n\t"
+        "mov.b128 {%0, %1}, o;\n\t}"
+        : "=l"(old.k), "=l"(old.v)
+        : "l"(expect.k), "l"(expect.v), "l"(desired.k), "l"(desired.v), "l"(p)
+        : "memory");
+  }
+  return old;
+}
+__device__ __forceinline__ void put_live(Pair64* p, Pair64 w) { store_rx(p, w); }
+// Only the key word changes: the value of a free slot is never read.
+__device__ __forceinline__ uint64_t erase_slot(Pair64* p, bool to_empty) {
+  return atomicExch(reinterpret_cast<unsigned long long*>(&p->k), to_empty ? kEmptyKey64 : kTombKey64);
+}
+template <class T>
+__device__ __forceinline__ Pair64 shfl_word(const T& t, Pair64 w, int lane) {
+  return Pair64{t.shfl(w.k, lane), t.shfl(w.v, lane)};
+}
+// The value of a slot whose key word was just read as k while writers run. The relaxed key read +
+// fence form an acquire pattern: the claim CAS (release) that wrote k happens before the value load,
+// which therefore reads that CAS's value or a later one, and in phase 1 later values of a slot
+// holding k are only insert_or_assign values of k (erases rewrite the key word only).
+__device__ __forceinline__ uint64_t value_fresh(const Pair64* p) {
+  uint64_t v;
+  asm volatile("fence.acq_rel.gpu;\n\tld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(&p->v) : "memory");
+  return v;
 }
 
 // Per-thread tallies, added into the global Counters once per block at kernel end.

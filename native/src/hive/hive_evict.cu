@@ -33,37 +33,43 @@ __device__ __forceinline__ void unlock(uint32_t* locks, uint32_t b) {
   atomicAnd(&locks[b >> 5], ~(1u << (b & 31)));
 }
 
-__device__ __forceinline__ uint32_t other_bucket(uint32_t k, uint32_t here, const View& v) {
+template <class S>
+__device__ __forceinline__ uint32_t other_bucket(typename S::Key k, uint32_t here, const ViewT<S>& v) {
   const Place q = place_of(k, v.geo, v.stash_mask);
   return q.b0 == here ? q.b1 : q.b0;
 }
 
 // One job on one tile. stash_slot >= 0: the job is the stash entry at that slot (drain).
-__device__ int evict_one(const Tile& t, const View& v, uint32_t* locks, uint32_t k, uint64_t kv, bool assign,
-                         int64_t stash_slot, uint32_t seed, unsigned long long& moves) {
+// Kv64: loads here may be torn between the halves; every decision reads key halves only, path words
+// are compared again under the locks (where no one else writes them), and words are moved whole by
+// the lock holder.
+template <class S>
+__device__ int evict_one(const Tile& t, const ViewT<S>& v, uint32_t* locks, typename S::Key k, typename S::Word kv,
+                         bool assign, int64_t stash_slot, uint32_t seed, unsigned long long& moves) {
+  using W = typename S::Word;
   const int l = t.thread_rank();
   const Place p = place_of(k, v.geo, v.stash_mask);
 
   // ---- 1. search, no locks ----
   uint32_t pb[kDepth];  // path: victim bucket, slot, word
   int ps[kDepth];
-  uint64_t pw[kDepth];
+  W pw[kDepth];
   int depth = 0;        // victims on the path
   uint32_t tb = 0;      // target bucket of the last victim
   int ts = -1;          // its free slot (-1: no path)
   bool direct = false;  // b0 or b1 had a free slot at search time
   {
-    const uint64_t x0 = load_rx(&v.buckets[p.b0].w[l]);
-    const uint64_t x1 = load_rx(&v.buckets[p.b1].w[l]);
+    const W x0 = load_rx(&v.buckets[p.b0].w[l]);
+    const W x1 = load_rx(&v.buckets[p.b1].w[l]);
     direct = t.ballot(is_free(x0)) || t.ballot(is_free(x1));
     if (!direct && stash_slot < 0) {  // already present (same-key jobs): no path needed, just b0/b1
-      const uint64_t xs = load_rx(v.stash[p.s].w + l);
+      const W xs = load_rx(v.stash[p.s].w + l);
       direct = t.ballot(key_of(x0) == k || key_of(x1) == k || key_of(xs) == k) != 0;
     }
     // Up to kAttempts random walks (alternating the start bucket) before giving up on a path.
     for (int attempt = 0; !direct && ts < 0 && attempt < kAttempts; ++attempt, seed += 0x3C6EF372u + 1u) {
       uint32_t B = ((seed + attempt) & 1) ? p.b1 : p.b0;
-      uint64_t vw = ((seed + attempt) & 1) ? x1 : x0;
+      W vw = ((seed + attempt) & 1) ? x1 : x0;
       depth = 0;
       for (int d = 0; d < kDepth; ++d) {
         if (d > 0) vw = load_rx(&v.buckets[B].w[l]);
@@ -96,7 +102,7 @@ __device__ int evict_one(const Tile& t, const View& v, uint32_t* locks, uint32_t
         }
         pb[d] = B;
         ps[d] = pick;
-        pw[d] = t.shfl(vw, pick);
+        pw[d] = shfl_word(t, vw, pick);
         const uint32_t next = t.shfl(alt, pick);
         depth = d + 1;
         if (hit) {
@@ -144,10 +150,10 @@ __device__ int evict_one(const Tile& t, const View& v, uint32_t* locks, uint32_t
 
   // ---- 3. under the locks ----
   int result = kNoRoom;
-  uint64_t* const sbase = v.stash[p.s].w;
-  const uint64_t y0 = load_rx(&v.buckets[p.b0].w[l]);
-  const uint64_t y1 = load_rx(&v.buckets[p.b1].w[l]);
-  const uint64_t ys = load_rx(sbase + l);
+  W* const sbase = v.stash[p.s].w;
+  const W y0 = load_rx(&v.buckets[p.b0].w[l]);
+  const W y1 = load_rx(&v.buckets[p.b1].w[l]);
+  const W ys = load_rx(sbase + l);
   if (stash_slot < 0) {
     // Present already (an earlier job of the same key, or a phase-1 insert)?
     const unsigned m0 = t.ballot(key_of(y0) == k), m1 = t.ballot(key_of(y1) == k);
@@ -155,10 +161,10 @@ __device__ int evict_one(const Tile& t, const View& v, uint32_t* locks, uint32_t
     if (m0 || m1 || ms) {
       result = kPresent;
       if (assign) {
-        uint64_t* sp = m0 ? &v.buckets[p.b0].w[first_lane(m0)]
+        W* sp = m0 ? &v.buckets[p.b0].w[first_lane(m0)]
                      : m1 ? &v.buckets[p.b1].w[first_lane(m1)]
                           : sbase + first_lane(ms);
-        if (l == 0) atomicExch(reinterpret_cast<unsigned long long*>(sp), kv);  // owner of a live slot
+        if (l == 0) put_live(sp, kv);  // owner of a live slot
         result = kAssigned;
       }
     }
@@ -166,7 +172,7 @@ __device__ int evict_one(const Tile& t, const View& v, uint32_t* locks, uint32_t
   if (result == kNoRoom) {
     const unsigned f0 = t.ballot(is_free(y0)), f1 = t.ballot(is_free(y1));
     if (f0 || f1) {
-      uint64_t* sp = f0 ? &v.buckets[p.b0].w[first_lane(f0)] : &v.buckets[p.b1].w[first_lane(f1)];
+      W* sp = f0 ? &v.buckets[p.b0].w[first_lane(f0)] : &v.buckets[p.b1].w[first_lane(f1)];
       if (l == 0) {
         if (!f0) ovf_set(v.ovf, p.b0);  // k goes to its b1
         store_rx(sp, kv);
@@ -194,23 +200,23 @@ __device__ int evict_one(const Tile& t, const View& v, uint32_t* locks, uint32_t
       result = kRetry;  // the free slot seen by the search is gone: search again
     } else if (stash_slot < 0) {
       // No path: a free stash slot (CAS: other jobs claim stash slots concurrently).
-      uint64_t x = ys;
+      W x = ys;
       if (l == 0) ovf_set(v.ovf, p.b0);
       t.sync();
       for (int r = 0; r <= kSlots && result == kNoRoom; ++r) {
         const unsigned e = t.ballot(is_free(x));
         if (!e) break;
         const int ln = first_lane(e);
-        const uint64_t seen = t.shfl(x, ln);
-        uint64_t old = 0;
+        const W seen = shfl_word(t, x, ln);
+        W old = seen;
         if (l == ln) old = cas_slot(sbase + ln, seen, kv);
-        old = t.shfl(old, ln);
+        old = shfl_word(t, old, ln);
         if (old == seen) result = kInserted + 16;  // marks "into the stash"
         else x = load_rx(sbase + l);
       }
     }
   }
-  if (result == kMoved && l == 0) store_rx(v.stash[stash_slot / kSlots].w + stash_slot % kSlots, kEmptyWord);
+  if (result == kMoved && l == 0) store_rx(v.stash[stash_slot / kSlots].w + stash_slot % kSlots, S::empty());
 
   // ---- release ----
   if (l == 0) {
@@ -220,7 +226,8 @@ __device__ int evict_one(const Tile& t, const View& v, uint32_t* locks, uint32_t
   return result;
 }
 
-__global__ void __launch_bounds__(kBlock) evict_kernel(View v, uint32_t* locks, Mode mode, ElemArgs a,
+template <class S>
+__global__ void __launch_bounds__(kBlock) evict_kernel(ViewT<S> v, uint32_t* locks, Mode mode, ElemArgsT<S> a,
                                                        const uint32_t* jobs, uint32_t njobs, bool from_stash,
                                                        uint32_t* retry, unsigned* retry_len, uint32_t* full,
                                                        unsigned* full_len, uint32_t seed, Counters* c) {
@@ -230,11 +237,12 @@ __global__ void __launch_bounds__(kBlock) evict_kernel(View v, uint32_t* locks, 
   const uint32_t tiles = gridDim.x * (blockDim.x / kSlots);
   for (uint32_t j = blockIdx.x * (blockDim.x / kSlots) + threadIdx.x / kSlots; j < njobs; j += tiles) {
     const uint32_t job = jobs ? jobs[j] : j;
-    uint32_t k;
-    uint64_t kv;
+    typename S::Key k;
+    typename S::Word kv;
     bool assign = false;
     if (from_stash) {
-      kv = t.shfl(load_rx(v.stash[job / kSlots].w + job % kSlots), 0);  // one view for the tile
+      // One view for the tile; only this job writes a live stash slot, so it is stable (Kv64 too).
+      kv = shfl_word(t, load_rx(v.stash[job / kSlots].w + job % kSlots), 0);
       k = key_of(kv);
       if (!is_live(kv)) continue;
     } else {
@@ -276,7 +284,8 @@ __global__ void mark_full_kernel(uint8_t* outcomes, const uint32_t* list, uint32
 
 }  // namespace
 
-void launch_evict(const View& v, uint32_t* locks, Mode mode, const ElemArgs& a, const uint32_t* jobs,
+template <class S>
+void launch_evict(const ViewT<S>& v, uint32_t* locks, Mode mode, const ElemArgsT<S>& a, const uint32_t* jobs,
                   uint32_t njobs, bool from_stash, uint32_t* retry, unsigned* retry_len, uint32_t* full,
                   unsigned* full_len, uint32_t seed, bool serial, Counters* c, cudaStream_t s) {
   if (njobs == 0) return;
@@ -291,10 +300,17 @@ void launch_evict(const View& v, uint32_t* locks, Mode mode, const ElemArgs& a, 
     const uint64_t need = (uint64_t(njobs) + kTilesPerBlock - 1) / kTilesPerBlock;
     grid = static_cast<int>(need < cap ? need : cap);
   }
-  evict_kernel<<<grid, block, 0, s>>>(v, locks, mode, a, jobs, njobs, from_stash, retry, retry_len, full,
+  evict_kernel<S><<<grid, block, 0, s>>>(v, locks, mode, a, jobs, njobs, from_stash, retry, retry_len, full,
                                        full_len, seed, c);
   WX_CUDA_LAUNCHED("hive evict_kernel");
 }
+
+template void launch_evict<Kv32>(const ViewT<Kv32>&, uint32_t*, Mode, const ElemArgsT<Kv32>&, const uint32_t*,
+                                 uint32_t, bool, uint32_t*, unsigned*, uint32_t*, unsigned*, uint32_t, bool,
+                                 Counters*, cudaStream_t);
+template void launch_evict<Kv64>(const ViewT<Kv64>&, uint32_t*, Mode, const ElemArgsT<Kv64>&, const uint32_t*,
+                                 uint32_t, bool, uint32_t*, unsigned*, uint32_t*, unsigned*, uint32_t, bool,
+                                 Counters*, cudaStream_t);
 
 void launch_mark_full(uint8_t* outcomes, const uint32_t* list, uint32_t n, cudaStream_t s) {
   if (n == 0 || outcomes == nullptr) return;

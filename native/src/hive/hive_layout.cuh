@@ -5,8 +5,9 @@
 
 #include <cstdint>
 
-// Slots per bucket = lanes per cooperative tile (one 8-byte slot per lane). 8 slots = 64 bytes =
-// 2 sectors per bucket read; 4 slots = 32 bytes = 1 sector (compile-time alternative).
+// Slots per bucket = lanes per cooperative tile (one slot per lane). 8 slots = 64 bytes = 2 sectors per
+// bucket read (32-bit tables; 128 bytes for 16-byte slots); 4 slots = 32 bytes = 1 sector (compile-time
+// alternative).
 #ifndef WX_HIVE_SLOTS
 #define WX_HIVE_SLOTS 8
 #endif
@@ -17,11 +18,18 @@ constexpr int kSlots = WX_HIVE_SLOTS;
 static_assert(kSlots == 4 || kSlots == 8 || kSlots == 16 || kSlots == 32, "slots must be 4, 8, 16 or 32");
 constexpr unsigned kSlotMask = (kSlots == 32) ? 0xFFFFFFFFu : ((1u << kSlots) - 1u);
 
-// Slot word: (value << 32) | key. Reserved keys mark the two free states.
+// Two slot layouts, chosen per table at creation (DESIGN.md "64-bit keys"):
+//  - Kv32: one 8-byte word (value << 32) | key; EMPTY word = all ones, TOMBSTONE key 0xFFFFFFFE.
+//  - Kv64: a 16-byte pair {key, value}; the key word alone says EMPTY / TOMBSTONE / live (the value
+//    word of a free slot is meaningless: erases rewrite only the key word).
+// The free functions below are overloaded on the word type, so the kernels (templated on the slot
+// traits) read the same for both layouts and the 32-bit code is what it was.
 constexpr uint32_t kEmptyKey = 0xFFFFFFFFu;
 constexpr uint32_t kTombKey = 0xFFFFFFFEu;
 constexpr uint64_t kEmptyWord = 0xFFFFFFFFFFFFFFFFull;
 constexpr uint64_t kTombWord = 0xFFFFFFFFFFFFFFFEull;
+constexpr uint64_t kEmptyKey64 = 0xFFFFFFFFFFFFFFFFull;
+constexpr uint64_t kTombKey64 = 0xFFFFFFFFFFFFFFFEull;
 
 __host__ __device__ inline uint32_t key_of(uint64_t w) { return static_cast<uint32_t>(w); }
 __host__ __device__ inline uint32_t value_of(uint64_t w) { return static_cast<uint32_t>(w >> 32); }
@@ -30,10 +38,45 @@ __host__ __device__ inline uint64_t pack(uint32_t k, uint32_t v) {
 }
 __host__ __device__ inline bool is_live(uint64_t w) { return key_of(w) < kTombKey; }
 __host__ __device__ inline bool is_free(uint64_t w) { return key_of(w) >= kTombKey; }
+__host__ __device__ inline bool is_empty(uint64_t w) { return w == kEmptyWord; }
 
-struct alignas(kSlots * 8) Bucket {
-  uint64_t w[kSlots];
+struct alignas(16) Pair64 {
+  uint64_t k, v;
 };
+__host__ __device__ inline bool operator==(const Pair64& a, const Pair64& b) { return a.k == b.k && a.v == b.v; }
+__host__ __device__ inline bool operator!=(const Pair64& a, const Pair64& b) { return !(a == b); }
+__host__ __device__ inline uint64_t key_of(const Pair64& w) { return w.k; }
+__host__ __device__ inline uint64_t value_of(const Pair64& w) { return w.v; }
+__host__ __device__ inline Pair64 pack(uint64_t k, uint64_t v) { return Pair64{k, v}; }
+__host__ __device__ inline bool is_live(const Pair64& w) { return w.k < kTombKey64; }
+__host__ __device__ inline bool is_free(const Pair64& w) { return w.k >= kTombKey64; }
+__host__ __device__ inline bool is_empty(const Pair64& w) { return w.k == kEmptyKey64; }
+
+// Slot traits: what a table of one layout stores. kWide marks the 16-byte layout.
+struct Kv32 {
+  using Key = uint32_t;
+  using Val = uint32_t;
+  using Word = uint64_t;
+  static constexpr bool kWide = false;
+  static constexpr Key kTomb = kTombKey;  // keys >= kTomb are reserved
+  __host__ __device__ static Word empty() { return kEmptyWord; }
+  __host__ __device__ static Word tomb() { return kTombWord; }
+};
+struct Kv64 {
+  using Key = uint64_t;
+  using Val = uint64_t;
+  using Word = Pair64;
+  static constexpr bool kWide = true;
+  static constexpr Key kTomb = kTombKey64;
+  __host__ __device__ static Word empty() { return Pair64{kEmptyKey64, kEmptyKey64}; }
+  __host__ __device__ static Word tomb() { return Pair64{kTombKey64, kEmptyKey64}; }
+};
+
+template <class W>
+struct alignas(kSlots * sizeof(W)) BucketT {
+  W w[kSlots];
+};
+using Bucket = BucketT<uint64_t>;
 
 // One 64-bit mix gives both bucket hashes (low and high half) and the stash hash.
 __host__ __device__ inline uint64_t mix64(uint64_t z) {
@@ -72,8 +115,10 @@ struct Place {
   uint32_t b0, b1, s;
 };
 
-__host__ __device__ inline Place place_of(uint32_t k, const Geometry& g, uint32_t stash_mask) {
-  uint64_t h = mix64(k);
+// The whole key is mixed (64-bit keys: both halves), so keys that share a low half spread apart.
+template <class K>
+__host__ __device__ inline Place place_of(K k, const Geometry& g, uint32_t stash_mask) {
+  uint64_t h = mix64(static_cast<uint64_t>(k));
   Place p;
   p.b0 = lh_address(static_cast<uint32_t>(h), g);
   p.b1 = lh_address(static_cast<uint32_t>(h >> 32), g);
@@ -87,13 +132,15 @@ __host__ __device__ inline Place place_of(uint32_t k, const Geometry& g, uint32_
 // stash). Set before such a placement, cleared only by a quiescent rebuild. A lookup that misses in
 // b0 and finds the bit clear is done: one bucket read instead of two. The bitmap (N/8 bytes) stays
 // in L2.
-struct View {
-  Bucket* buckets = nullptr;
-  Bucket* stash = nullptr;
+template <class S>
+struct ViewT {
+  BucketT<typename S::Word>* buckets = nullptr;
+  BucketT<typename S::Word>* stash = nullptr;
   uint32_t* ovf = nullptr;
   Geometry geo;
   uint32_t stash_mask = 0;  // stash buckets - 1 (power of two)
 };
+using View = ViewT<Kv32>;
 
 // Per-call counters in device memory, reset before each call and read back after it.
 struct Counters {

@@ -18,60 +18,64 @@ namespace {
 constexpr int kMaxRestarts = 64;  // op restarts (key erased under an assign); then phase 2 takes it
 constexpr int kMaxCas = 256;      // CAS retries on one slot whose value keeps changing
 
-__device__ __forceinline__ uint64_t* tier_base(const View& v, int tier, const Place& p) {
+template <class S>
+__device__ __forceinline__ typename S::Word* tier_base(const ViewT<S>& v, int tier, const Place& p) {
   return tier == 0 ? v.buckets[p.b0].w : tier == 1 ? v.buckets[p.b1].w : v.stash[p.s].w;
 }
 
+template <class S>
 struct Hit {
+  using W = typename S::Word;
   int tier = -1;  // -1 miss, 0 b0, 1 b1, 2 stash
   int lane = 0;
-  uint64_t word = 0;
+  W word{};  // Kv64 with writers: only its key half is trusted (value_fresh)
 };
 
 // WCME search: b0 first (its overflow bit is read alongside); b1 only when that bit is set; the
 // stash only when b0 and b1 show no EMPTY slot. w[] keeps what each tier's lane loaded,
 // loaded1 says whether b1 was read; full = b0 and b1 showed no EMPTY slot.
-template <bool kRO>
-__device__ __forceinline__ Hit search(const Tile& t, const View& v, const Place& p, uint32_t k,
-                                      bool stash_possible, uint64_t (&w)[3], bool& loaded1, bool& full) {
+template <bool kRO, class S>
+__device__ __forceinline__ Hit<S> search(const Tile& t, const ViewT<S>& v, const Place& p, typename S::Key k,
+                                         bool stash_possible, typename S::Word (&w)[3], bool& loaded1, bool& full) {
+  using W = typename S::Word;
   const int l = t.thread_rank();
-  Hit h;
+  Hit<S> h;
   loaded1 = false;
   // Tile-uniform (a concurrent insert may set the bit between two lanes' reads: every branch
   // below must be taken by all lanes of the tile, or the tile collectives break).
   const bool ovf = t.ballot(ovf_test<kRO>(v.ovf, p.b0)) != 0;
-  const uint64_t x0 = load_slot<kRO>(tier_base(v, 0, p) + l);
+  const W x0 = load_slot<kRO>(tier_base(v, 0, p) + l);
   w[0] = x0;
   unsigned m = t.ballot(key_of(x0) == k);
   if (m) {
     h.tier = 0;
     h.lane = first_lane(m);
-    h.word = t.shfl(x0, h.lane);
+    h.word = shfl_word(t, x0, h.lane);
     return h;
   }
-  full = t.ballot(x0 == kEmptyWord) == 0;
+  full = t.ballot(is_empty(x0)) == 0;
   if (!ovf) return h;  // no key of this b0 lives anywhere else
   if (p.b1 != p.b0) {
-    const uint64_t x1 = load_slot<kRO>(tier_base(v, 1, p) + l);
+    const W x1 = load_slot<kRO>(tier_base(v, 1, p) + l);
     w[1] = x1;
     loaded1 = true;
     m = t.ballot(key_of(x1) == k);
     if (m) {
       h.tier = 1;
       h.lane = first_lane(m);
-      h.word = t.shfl(x1, h.lane);
+      h.word = shfl_word(t, x1, h.lane);
       return h;
     }
-    full = full && t.ballot(x1 == kEmptyWord) == 0;
+    full = full && t.ballot(is_empty(x1)) == 0;
   }
   if (stash_possible && full) {
-    const uint64_t xs = load_slot<kRO>(tier_base(v, 2, p) + l);
+    const W xs = load_slot<kRO>(tier_base(v, 2, p) + l);
     w[2] = xs;
     m = t.ballot(key_of(xs) == k);
     if (m) {
       h.tier = 2;
       h.lane = first_lane(m);
-      h.word = t.shfl(xs, h.lane);
+      h.word = shfl_word(t, xs, h.lane);
     }
   }
   return h;
@@ -82,14 +86,18 @@ struct InsertResult {
   int tier;         // where it went (stash accounting)
 };
 
-__device__ InsertResult insert_one(const Tile& t, const View& v, uint32_t k, uint32_t val, bool assign) {
+// kOrdered: values may be read while this kernel writes them (mixed batch): release CASes (Kv64).
+template <bool kOrdered, class S>
+__device__ InsertResult insert_one(const Tile& t, const ViewT<S>& v, typename S::Key k, typename S::Val val,
+                                   bool assign) {
+  using W = typename S::Word;
   const Place p = place_of(k, v.geo, v.stash_mask);
-  const uint64_t kv = pack(k, val);
+  const W kv = pack(k, val);
   const int l = t.thread_rank();
   for (int attempt = 0; attempt < kMaxRestarts; ++attempt) {
-    uint64_t w[3] = {kEmptyWord, kEmptyWord, kEmptyWord};
+    W w[3] = {S::empty(), S::empty(), S::empty()};
     bool full = true, loaded1 = false, marked = false;
-    Hit h = search<false>(t, v, p, k, true, w, loaded1, full);
+    Hit<S> h = search<false>(t, v, p, k, true, w, loaded1, full);
     bool claimed = false;
     // Claim: lowest EMPTY of b0, then b1, then the stash (each tier reached only when the previous
     // one has no EMPTY slot left). Any past view of a tier in which the key was checked absent is
@@ -101,26 +109,30 @@ __device__ InsertResult insert_one(const Tile& t, const View& v, uint32_t k, uin
         t.sync();
         marked = true;
       }
-      uint64_t* base = tier_base(v, c, p);
-      uint64_t x = w[c];
+      W* base = tier_base(v, c, p);
+      W x = w[c];
       if (c == 2 || (c == 1 && !loaded1)) {  // fresh view of this tier, checked for the key first
         x = load_rx(base + l);
         const unsigned m = t.ballot(key_of(x) == k);
         if (m) {
           h.tier = c;
           h.lane = first_lane(m);
-          h.word = t.shfl(x, h.lane);
+          h.word = shfl_word(t, x, h.lane);
           break;
         }
       }
       for (int r = 0; r <= kSlots; ++r) {  // each failed CAS fills one more slot: bounded
-        const unsigned e = t.ballot(x == kEmptyWord);
+        const unsigned e = t.ballot(is_empty(x));
         if (!e) break;
         const int ln = first_lane(e);
-        uint64_t old = 0;
-        if (l == ln) old = cas_slot(base + ln, kEmptyWord, kv);
-        old = t.shfl(old, ln);
-        if (old == kEmptyWord) {
+        // Kv64: expect the EMPTY pair as seen (the value half of an EMPTY slot may be stale); a
+        // mismatch there only fails this CAS. Kv32: the EMPTY word is exact.
+        W seen = S::empty();
+        if constexpr (S::kWide) seen = shfl_word(t, x, ln);
+        W old = seen;
+        if (l == ln) old = cas_slot<kOrdered>(base + ln, seen, kv);
+        old = shfl_word(t, old, ln);
+        if (old == seen) {
           h.tier = c;
           h.lane = ln;
           claimed = true;
@@ -131,7 +143,7 @@ __device__ InsertResult insert_one(const Tile& t, const View& v, uint32_t k, uin
         if (m) {  // another element inserted the same key first
           h.tier = c;
           h.lane = first_lane(m);
-          h.word = t.shfl(x, h.lane);
+          h.word = shfl_word(t, x, h.lane);
           break;
         }
       }
@@ -140,8 +152,8 @@ __device__ InsertResult insert_one(const Tile& t, const View& v, uint32_t k, uin
     if (h.tier < 0) return {0, -1};  // no EMPTY slot anywhere: phase 2
     if (!assign) return {WX_OUT_PRESENT, h.tier};
     // insert_or_assign of a present key: CAS the slot word to the new value (WCME elected lane 0).
-    uint64_t* sp = tier_base(v, h.tier, p) + h.lane;
-    uint64_t cur = h.word;
+    W* sp = tier_base(v, h.tier, p) + h.lane;
+    W cur = h.word;  // Kv64: a torn value half only makes the first CAS fail
     bool restart = false;
     for (int r = 0; r < kMaxCas; ++r) {
       if (key_of(cur) != k) {  // erased meanwhile: run the insert again
@@ -149,9 +161,9 @@ __device__ InsertResult insert_one(const Tile& t, const View& v, uint32_t k, uin
         break;
       }
       if (cur == kv) return {WX_OUT_ASSIGNED, h.tier};
-      uint64_t old = 0;
-      if (l == 0) old = cas_slot(sp, cur, kv);
-      old = t.shfl(old, 0);
+      W old = cur;
+      if (l == 0) old = cas_slot<kOrdered>(sp, cur, kv);
+      old = shfl_word(t, old, 0);
       if (old == cur) return {WX_OUT_ASSIGNED, h.tier};
       cur = old;
     }
@@ -165,34 +177,36 @@ struct EraseResult {
   int tier;
 };
 
-__device__ EraseResult erase_one(const Tile& t, const View& v, uint32_t k, bool stash_possible,
+template <class S>
+__device__ EraseResult erase_one(const Tile& t, const ViewT<S>& v, typename S::Key k, bool stash_possible,
                                  bool to_empty) {
   const Place p = place_of(k, v.geo, v.stash_mask);
   const int l = t.thread_rank();
-  uint64_t w[3];
+  typename S::Word w[3];
   bool full, loaded1;
-  Hit h = search<false>(t, v, p, k, stash_possible, w, loaded1, full);
+  Hit<S> h = search<false>(t, v, p, k, stash_possible, w, loaded1, full);
   if (h.tier < 0) return {false, -1};
   // In phase 1 a slot that held k can only change to k with another value or to a dead word (no
   // claims of tombstones, no moves), so one exchange erases it: wait-free, no CAS loop.
-  uint64_t* sp = tier_base(v, h.tier, p) + h.lane;
-  uint64_t old = 0;
-  if (l == 0) old = atomicExch(reinterpret_cast<unsigned long long*>(sp), to_empty ? kEmptyWord : kTombWord);
+  auto* sp = tier_base(v, h.tier, p) + h.lane;
+  typename S::Key old = 0;
+  if (l == 0) old = erase_slot(sp, to_empty);
   old = t.shfl(old, 0);
-  if (key_of(old) == k) return {true, h.tier};
+  if (old == k) return {true, h.tier};
   return {false, -1};  // a concurrent erase of k came first
 }
 
-template <Mode kMode>
-__global__ void __launch_bounds__(kBlock) p1_kernel(View v, ElemArgs a, uint32_t* pending_bits,
+template <class S, Mode kMode>
+__global__ void __launch_bounds__(kBlock) p1_kernel(ViewT<S> v, ElemArgsT<S> a, uint32_t* pending_bits,
                                                     bool stash_possible, bool erase_to_empty, Counters* c) {
+  using Key = typename S::Key;
   const Tile t = this_tile();
   const int l = t.thread_rank();
   Tally tl;
   const uint64_t tiles = uint64_t(gridDim.x) * (blockDim.x / kSlots);
   for (uint64_t j = uint64_t(blockIdx.x) * (blockDim.x / kSlots) + threadIdx.x / kSlots; j < a.n; j += tiles) {
     const uint64_t i = a.index ? a.index[j] : j;
-    const uint32_t k = t.shfl(a.keys[i], 0);  // tile-uniform by construction
+    const Key k = t.shfl(a.keys[i], 0);  // tile-uniform by construction
     Mode op = kMode;
     if constexpr (kMode == Mode::Mixed) {
       const uint8_t o = a.ops[i];
@@ -202,7 +216,7 @@ __global__ void __launch_bounds__(kBlock) p1_kernel(View v, ElemArgs a, uint32_t
            : o == WX_OP_FIND ? Mode::Find
                               : Mode::Assign;
     }
-    if (k >= kTombKey) {
+    if (k >= S::kTomb) {
       if (l == 0) {
         ++tl.invalid();
         if (kMode == Mode::Find) a.vout[i] = a.not_found;
@@ -213,18 +227,22 @@ __global__ void __launch_bounds__(kBlock) p1_kernel(View v, ElemArgs a, uint32_t
     }
     if (op == Mode::Find || op == Mode::Contains) {
       const Place p = place_of(k, v.geo, v.stash_mask);
-      uint64_t w[3];
+      typename S::Word w[3];
       bool full, loaded1;
-      const Hit h = (kMode == Mode::Mixed) ? search<false>(t, v, p, k, true, w, loaded1, full)
-                                           : search<true>(t, v, p, k, stash_possible, w, loaded1, full);
+      const Hit<S> h = (kMode == Mode::Mixed) ? search<false>(t, v, p, k, true, w, loaded1, full)
+                                              : search<true>(t, v, p, k, stash_possible, w, loaded1, full);
       if (l == 0) {
+        typename S::Val found = h.tier >= 0 ? value_of(h.word) : a.not_found;
+        // Kv64 with writers: the value half of the hit may be torn; read it again behind the key.
+        if constexpr (S::kWide && kMode == Mode::Mixed)
+          if (h.tier >= 0 && op == Mode::Find) found = value_fresh(tier_base(v, h.tier, p) + h.lane);
         if (op == Mode::Contains) {
           if (a.outcomes) a.outcomes[i] = h.tier >= 0 ? 1 : 0;
         } else if (kMode == Mode::Mixed) {
-          if (h.tier >= 0) a.vout[i] = value_of(h.word);
+          if (h.tier >= 0) a.vout[i] = found;
           if (a.outcomes) a.outcomes[i] = h.tier >= 0 ? WX_OUT_FOUND : WX_OUT_NOT_FOUND;
         } else {
-          a.vout[i] = h.tier >= 0 ? value_of(h.word) : a.not_found;
+          a.vout[i] = found;
           if (a.outcomes) a.outcomes[i] = h.tier >= 0 ? WX_OUT_FOUND : WX_OUT_NOT_FOUND;
         }
       }
@@ -239,8 +257,8 @@ __global__ void __launch_bounds__(kBlock) p1_kernel(View v, ElemArgs a, uint32_t
         if (a.outcomes) a.outcomes[i] = r.erased ? WX_OUT_ERASED : WX_OUT_NOT_FOUND;
       }
     } else {  // Insert / Assign
-      const uint32_t val = a.vin ? a.vin[i] : 0u;
-      const InsertResult r = insert_one(t, v, k, val, op == Mode::Assign);
+      const typename S::Val val = a.vin ? a.vin[i] : 0u;
+      const InsertResult r = insert_one<kMode == Mode::Mixed>(t, v, k, val, op == Mode::Assign);
       if (l == 0) {
         if (r.outcome == 0) {
           ++tl.pending();
@@ -301,18 +319,19 @@ __global__ void compact_kernel(const uint32_t* bits, uint64_t nwords, uint64_t n
 }
 
 // Followers of deduplicated pending inserts (hive_dedupe.cu), once phase 2 is over.
-__global__ void __launch_bounds__(kBlock) follow_kernel(View v, ElemArgs a, const uint32_t* followers,
+template <class S>
+__global__ void __launch_bounds__(kBlock) follow_kernel(ViewT<S> v, ElemArgsT<S> a, const uint32_t* followers,
                                                         uint32_t n, Counters* c) {
   const Tile t = this_tile();
   Tally tl;
   const uint32_t tiles = gridDim.x * (blockDim.x / kSlots);
   for (uint32_t j = blockIdx.x * (blockDim.x / kSlots) + threadIdx.x / kSlots; j < n; j += tiles) {
     const uint32_t i = followers[j];
-    const uint32_t k = t.shfl(a.keys[i], 0);
+    const typename S::Key k = t.shfl(a.keys[i], 0);
     const Place p = place_of(k, v.geo, v.stash_mask);
-    uint64_t w[3];
+    typename S::Word w[3];
     bool full, loaded1;
-    const Hit h = search<false>(t, v, p, k, true, w, loaded1, full);
+    const Hit<S> h = search<false>(t, v, p, k, true, w, loaded1, full);
     if (t.thread_rank() == 0) {
       if (h.tier < 0) ++tl.full();
       if (a.outcomes) a.outcomes[i] = h.tier >= 0 ? WX_OUT_PRESENT : WX_OUT_FULL;
@@ -323,15 +342,17 @@ __global__ void __launch_bounds__(kBlock) follow_kernel(View v, ElemArgs a, cons
 
 }  // namespace
 
-void launch_follow(const View& v, const ElemArgs& a, const uint32_t* followers, uint32_t n, Counters* c,
+template <class S>
+void launch_follow(const ViewT<S>& v, const ElemArgsT<S>& a, const uint32_t* followers, uint32_t n, Counters* c,
                    cudaStream_t s) {
   if (n == 0) return;
-  const int grid = grid_for(follow_kernel, n, kTilesPerBlock);
-  follow_kernel<<<grid, kBlock, 0, s>>>(v, a, followers, n, c);
+  const int grid = grid_for(follow_kernel<S>, n, kTilesPerBlock);
+  follow_kernel<S><<<grid, kBlock, 0, s>>>(v, a, followers, n, c);
   WX_CUDA_LAUNCHED("hive follow_kernel");
 }
 
-void launch_p1(Mode mode, const View& v, const ElemArgs& a, uint32_t* pending_bits, bool stash_possible,
+template <class S>
+void launch_p1(Mode mode, const ViewT<S>& v, const ElemArgsT<S>& a, uint32_t* pending_bits, bool stash_possible,
                bool erase_to_empty, Counters* c, cudaStream_t s) {
   if (a.n == 0) return;
   auto go = [&](auto kernel) {
@@ -340,14 +361,23 @@ void launch_p1(Mode mode, const View& v, const ElemArgs& a, uint32_t* pending_bi
     WX_CUDA_LAUNCHED("hive p1_kernel");
   };
   switch (mode) {
-    case Mode::Find: go(p1_kernel<Mode::Find>); break;
-    case Mode::Contains: go(p1_kernel<Mode::Contains>); break;
-    case Mode::Insert: go(p1_kernel<Mode::Insert>); break;
-    case Mode::Assign: go(p1_kernel<Mode::Assign>); break;
-    case Mode::Erase: go(p1_kernel<Mode::Erase>); break;
-    case Mode::Mixed: go(p1_kernel<Mode::Mixed>); break;
+    case Mode::Find: go(p1_kernel<S, Mode::Find>); break;
+    case Mode::Contains: go(p1_kernel<S, Mode::Contains>); break;
+    case Mode::Insert: go(p1_kernel<S, Mode::Insert>); break;
+    case Mode::Assign: go(p1_kernel<S, Mode::Assign>); break;
+    case Mode::Erase: go(p1_kernel<S, Mode::Erase>); break;
+    case Mode::Mixed: go(p1_kernel<S, Mode::Mixed>); break;
   }
 }
+
+#define WX_HIVE_OPS_INSTANTIATE(S)                                                                        \
+  template void launch_p1<S>(Mode, const ViewT<S>&, const ElemArgsT<S>&, uint32_t*, bool, bool, Counters*, \
+                             cudaStream_t);                                                              \
+  template void launch_follow<S>(const ViewT<S>&, const ElemArgsT<S>&, const uint32_t*, uint32_t, Counters*, \
+                                 cudaStream_t);
+WX_HIVE_OPS_INSTANTIATE(Kv32)
+WX_HIVE_OPS_INSTANTIATE(Kv64)
+#undef WX_HIVE_OPS_INSTANTIATE
 
 void launch_compact(const uint32_t* bits, uint64_t nbits, uint32_t* list, uint32_t cap, unsigned* len,
                     cudaStream_t s) {

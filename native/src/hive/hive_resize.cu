@@ -19,22 +19,25 @@ int grid_of(uint64_t items, int per_block) {
 }
 
 // Writes the entries of lanes in `mask` compacted to the front of dst, EMPTY after them.
-__device__ __forceinline__ void write_compacted(const Tile& t, uint64_t* dst, unsigned mask, uint64_t w) {
+template <class S>
+__device__ __forceinline__ void write_compacted(const Tile& t, typename S::Word* dst, unsigned mask,
+                                                typename S::Word w) {
   const int l = t.thread_rank();
   const unsigned below = mask & ((1u << l) - 1u);
   const int cnt = __popc(mask);
   if (mask & (1u << l)) dst[__popc(below)] = w;
-  if (l >= cnt) dst[l] = kEmptyWord;
+  if (l >= cnt) dst[l] = S::empty();
 }
 
-__global__ void split_kernel(View v, uint32_t p_begin, uint32_t count, uint32_t half, Counters* c) {
+template <class S>
+__global__ void split_kernel(ViewT<S> v, uint32_t p_begin, uint32_t count, uint32_t half, Counters* c) {
   const Tile t = this_tile();
   const int l = t.thread_rank();
   Tally tl;
   const uint32_t tiles = gridDim.x * (blockDim.x / kSlots);
   for (uint32_t j = blockIdx.x * (blockDim.x / kSlots) + threadIdx.x / kSlots; j < count; j += tiles) {
     const uint32_t p = p_begin + j, q = p + half;
-    const uint64_t w = v.buckets[p].w[l];
+    const typename S::Word w = v.buckets[p].w[l];
     bool stay = false, move = false, away_from_q = false;
     if (is_live(w)) {
       const Place a = place_of(key_of(w), v.geo, v.stash_mask);
@@ -52,13 +55,14 @@ __global__ void split_kernel(View v, uint32_t p_begin, uint32_t count, uint32_t 
     // when a key whose b0 became q stays behind in p.
     if (l == 0 && (mark_q || ovf_test<false>(v.ovf, p))) atomicOr(v.ovf + (q >> 5), 1u << (q & 31));
     t.sync();
-    write_compacted(t, v.buckets[p].w, ms, w);
-    write_compacted(t, v.buckets[q].w, mm, w);
+    write_compacted<S>(t, v.buckets[p].w, ms, w);
+    write_compacted<S>(t, v.buckets[q].w, mm, w);
   }
   flush_tally(tl, c);
 }
 
-__global__ void fit_kernel(View v, uint32_t p_begin, uint32_t count, uint32_t half, unsigned* unfit) {
+template <class S>
+__global__ void fit_kernel(ViewT<S> v, uint32_t p_begin, uint32_t count, uint32_t half, unsigned* unfit) {
   const Tile t = this_tile();
   const int l = t.thread_rank();
   const uint32_t tiles = gridDim.x * (blockDim.x / kSlots);
@@ -69,13 +73,14 @@ __global__ void fit_kernel(View v, uint32_t p_begin, uint32_t count, uint32_t ha
   }
 }
 
-__global__ void merge_kernel(View v, uint32_t p_begin, uint32_t count, uint32_t half) {
+template <class S>
+__global__ void merge_kernel(ViewT<S> v, uint32_t p_begin, uint32_t count, uint32_t half) {
   const Tile t = this_tile();
   const int l = t.thread_rank();
   const uint32_t tiles = gridDim.x * (blockDim.x / kSlots);
   for (uint32_t j = blockIdx.x * (blockDim.x / kSlots) + threadIdx.x / kSlots; j < count; j += tiles) {
     const uint32_t p = p_begin + j, q = p + half;
-    const uint64_t wp = v.buckets[p].w[l], wq = v.buckets[q].w[l];
+    const typename S::Word wp = v.buckets[p].w[l], wq = v.buckets[q].w[l];
     const unsigned mp = t.ballot(is_live(wp)), mq = t.ballot(is_live(wq));
     if (l == 0 && ovf_test<false>(v.ovf, q)) {  // p inherits q's overflow bit; q goes inactive
       atomicOr(v.ovf + (p >> 5), 1u << (p & 31));
@@ -84,38 +89,41 @@ __global__ void merge_kernel(View v, uint32_t p_begin, uint32_t count, uint32_t 
     t.sync();
     const unsigned below = (1u << l) - 1u;
     const int np = __popc(mp);
-    uint64_t* dst = v.buckets[p].w;
+    typename S::Word* dst = v.buckets[p].w;
     if (mp & (1u << l)) dst[__popc(mp & below)] = wp;
     if (mq & (1u << l)) dst[np + __popc(mq & below)] = wq;
-    if (l >= np + __popc(mq)) dst[l] = kEmptyWord;
-    v.buckets[q].w[l] = kEmptyWord;
+    if (l >= np + __popc(mq)) dst[l] = S::empty();
+    v.buckets[q].w[l] = S::empty();
   }
 }
 
-__global__ void sweep_kernel(uint64_t* words, uint64_t n) {
+template <class S>
+__global__ void sweep_kernel(typename S::Word* words, uint64_t n) {
   for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
-    if (words[i] == kTombWord || key_of(words[i]) == kTombKey) words[i] = kEmptyWord;
+    if (key_of(words[i]) == S::kTomb) words[i] = S::empty();
 }
 
 // One thread per stash slot (the stash is small; settling is rare).
-__global__ void settle_kernel(View v, Counters* c) {
+template <class S>
+__global__ void settle_kernel(ViewT<S> v, Counters* c) {
+  using W = typename S::Word;
   Tally tl;
   const uint64_t n = uint64_t(v.stash_mask + 1) * kSlots;
   for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
-    uint64_t* sp = v.stash[i / kSlots].w + i % kSlots;
-    const uint64_t kv = *sp;
+    W* sp = v.stash[i / kSlots].w + i % kSlots;
+    const W kv = *sp;  // only this thread touches this stash slot
     if (!is_live(kv)) continue;
     const Place p = place_of(key_of(kv), v.geo, v.stash_mask);
     bool placed = false;
     for (int b = 0; b < 2 && !placed; ++b) {
-      uint64_t* base = v.buckets[b == 0 ? p.b0 : p.b1].w;
+      W* base = v.buckets[b == 0 ? p.b0 : p.b1].w;
       for (int s = 0; s < kSlots && !placed; ++s) {
-        const uint64_t x = load_rx(base + s);
+        const W x = load_rx(base + s);  // Kv64: a torn x only fails the CAS
         if (is_free(x) && cas_slot(base + s, x, kv) == x) placed = true;
       }
     }
     if (placed) {
-      *sp = kEmptyWord;
+      *sp = S::empty();
       ++tl.stash_out();
     }
   }
@@ -123,24 +131,26 @@ __global__ void settle_kernel(View v, Counters* c) {
 }
 
 // Rebuild of the overflow bits (cleared before): every key outside its b0 marks its b0.
-__global__ void ovf_rebuild_kernel(View v) {
+template <class S>
+__global__ void ovf_rebuild_kernel(ViewT<S> v) {
   const uint64_t nb = uint64_t(v.geo.n) * kSlots, ns = uint64_t(v.stash_mask + 1) * kSlots;
   for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < nb + ns; i += uint64_t(gridDim.x) * blockDim.x) {
     const bool in_stash = i >= nb;
-    const uint64_t w = in_stash ? v.stash[(i - nb) / kSlots].w[(i - nb) % kSlots] : v.buckets[i / kSlots].w[i % kSlots];
+    const typename S::Word w = in_stash ? v.stash[(i - nb) / kSlots].w[(i - nb) % kSlots] : v.buckets[i / kSlots].w[i % kSlots];
     if (!is_live(w)) continue;
     const uint32_t b0 = place_of(key_of(w), v.geo, v.stash_mask).b0;
     if (in_stash || b0 != i / kSlots) atomicOr(v.ovf + (b0 >> 5), 1u << (b0 & 31));
   }
 }
 
-__global__ void collect_kernel(const uint64_t* words, uint64_t n, uint32_t* keys, uint32_t* values,
-                               unsigned long long* count) {
+template <class S>
+__global__ void collect_kernel(const typename S::Word* words, uint64_t n, typename S::Key* keys,
+                               typename S::Val* values, unsigned long long* count) {
   const int lane = threadIdx.x & 31;
   const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
   for (uint64_t base = uint64_t(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); base < n; base += stride) {
     const uint64_t i = base + lane;
-    const uint64_t w = i < n ? words[i] : kEmptyWord;
+    const typename S::Word w = i < n ? words[i] : S::empty();
     const unsigned m = __ballot_sync(0xFFFFFFFFu, is_live(w));
     if (!m) continue;
     unsigned long long start = 0;
@@ -156,51 +166,70 @@ __global__ void collect_kernel(const uint64_t* words, uint64_t n, uint32_t* keys
 
 }  // namespace
 
-void launch_split(const View& v_after, uint32_t p_begin, uint32_t count, uint32_t half, Counters* c,
+template <class S>
+void launch_split(const ViewT<S>& v_after, uint32_t p_begin, uint32_t count, uint32_t half, Counters* c,
                   cudaStream_t s) {
   if (count == 0) return;
-  split_kernel<<<grid_of(count, kTilesPerBlock), kBlock, 0, s>>>(v_after, p_begin, count, half, c);
+  split_kernel<S><<<grid_of(count, kTilesPerBlock), kBlock, 0, s>>>(v_after, p_begin, count, half, c);
   WX_CUDA_LAUNCHED("hive split_kernel");
 }
 
-void launch_fit(const View& v, uint32_t p_begin, uint32_t count, uint32_t half, unsigned* unfit, cudaStream_t s) {
+template <class S>
+void launch_fit(const ViewT<S>& v, uint32_t p_begin, uint32_t count, uint32_t half, unsigned* unfit, cudaStream_t s) {
   if (count == 0) return;
-  fit_kernel<<<grid_of(count, kTilesPerBlock), kBlock, 0, s>>>(v, p_begin, count, half, unfit);
+  fit_kernel<S><<<grid_of(count, kTilesPerBlock), kBlock, 0, s>>>(v, p_begin, count, half, unfit);
   WX_CUDA_LAUNCHED("hive fit_kernel");
 }
 
-void launch_merge(const View& v_after, uint32_t p_begin, uint32_t count, uint32_t half, cudaStream_t s) {
+template <class S>
+void launch_merge(const ViewT<S>& v_after, uint32_t p_begin, uint32_t count, uint32_t half, cudaStream_t s) {
   if (count == 0) return;
-  merge_kernel<<<grid_of(count, kTilesPerBlock), kBlock, 0, s>>>(v_after, p_begin, count, half);
+  merge_kernel<S><<<grid_of(count, kTilesPerBlock), kBlock, 0, s>>>(v_after, p_begin, count, half);
   WX_CUDA_LAUNCHED("hive merge_kernel");
 }
 
-void launch_sweep(const View& v, cudaStream_t s) {
+template <class S>
+void launch_sweep(const ViewT<S>& v, cudaStream_t s) {
   const uint64_t nb = uint64_t(v.geo.n) * kSlots, ns = uint64_t(v.stash_mask + 1) * kSlots;
-  sweep_kernel<<<grid_of(nb, kBlock), kBlock, 0, s>>>(v.buckets[0].w, nb);
+  sweep_kernel<S><<<grid_of(nb, kBlock), kBlock, 0, s>>>(v.buckets[0].w, nb);
   WX_CUDA_LAUNCHED("hive sweep_kernel");
-  sweep_kernel<<<grid_of(ns, kBlock), kBlock, 0, s>>>(v.stash[0].w, ns);
+  sweep_kernel<S><<<grid_of(ns, kBlock), kBlock, 0, s>>>(v.stash[0].w, ns);
   WX_CUDA_LAUNCHED("hive sweep_kernel");
 }
 
-void launch_settle(const View& v, Counters* c, cudaStream_t s) {
+template <class S>
+void launch_settle(const ViewT<S>& v, Counters* c, cudaStream_t s) {
   const uint64_t ns = uint64_t(v.stash_mask + 1) * kSlots;
-  settle_kernel<<<grid_of(ns, kBlock), kBlock, 0, s>>>(v, c);
+  settle_kernel<S><<<grid_of(ns, kBlock), kBlock, 0, s>>>(v, c);
   WX_CUDA_LAUNCHED("hive settle_kernel");
 }
 
-void launch_ovf_rebuild(const View& v, uint64_t ovf_words, cudaStream_t s) {
+template <class S>
+void launch_ovf_rebuild(const ViewT<S>& v, uint64_t ovf_words, cudaStream_t s) {
   WX_CUDA(cudaMemsetAsync(v.ovf, 0, ovf_words * sizeof(uint32_t), s));
   const uint64_t n = uint64_t(v.geo.n) * kSlots + uint64_t(v.stash_mask + 1) * kSlots;
-  ovf_rebuild_kernel<<<grid_of(n, kBlock), kBlock, 0, s>>>(v);
+  ovf_rebuild_kernel<S><<<grid_of(n, kBlock), kBlock, 0, s>>>(v);
   WX_CUDA_LAUNCHED("hive ovf_rebuild_kernel");
 }
 
-void launch_collect(const uint64_t* words, uint64_t nwords, uint32_t* keys, uint32_t* values,
+template <class S>
+void launch_collect(const typename S::Word* words, uint64_t nwords, typename S::Key* keys, typename S::Val* values,
                     unsigned long long* count, cudaStream_t s) {
   if (nwords == 0) return;
-  collect_kernel<<<grid_of(nwords, kBlock), kBlock, 0, s>>>(words, nwords, keys, values, count);
+  collect_kernel<S><<<grid_of(nwords, kBlock), kBlock, 0, s>>>(words, nwords, keys, values, count);
   WX_CUDA_LAUNCHED("hive collect_kernel");
 }
+
+#define WX_HIVE_RESIZE_INSTANTIATE(S)                                                                     \
+  template void launch_split<S>(const ViewT<S>&, uint32_t, uint32_t, uint32_t, Counters*, cudaStream_t);  \
+  template void launch_fit<S>(const ViewT<S>&, uint32_t, uint32_t, uint32_t, unsigned*, cudaStream_t);    \
+  template void launch_merge<S>(const ViewT<S>&, uint32_t, uint32_t, uint32_t, cudaStream_t);             \
+  template void launch_sweep<S>(const ViewT<S>&, cudaStream_t);                                           \
+  template void launch_settle<S>(const ViewT<S>&, Counters*, cudaStream_t);                               \
+  template void launch_ovf_rebuild<S>(const ViewT<S>&, uint64_t, cudaStream_t);                           \
+  template void launch_collect<S>(const S::Word*, uint64_t, S::Key*, S::Val*, unsigned long long*, cudaStream_t);
+WX_HIVE_RESIZE_INSTANTIATE(Kv32)
+WX_HIVE_RESIZE_INSTANTIATE(Kv64)
+#undef WX_HIVE_RESIZE_INSTANTIATE
 
 }  // namespace wx::hive

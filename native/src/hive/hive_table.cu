@@ -48,9 +48,11 @@ uint64_t pow2_at_least(uint64_t x) {
 
 }  // namespace
 
-HiveTable::HiveTable(const wx_config& cfg) : device_(cfg.device) {
-  if (cfg.key_bits != 32 || cfg.value_bits != 32)
-    fail(WX_ERR_UNSUPPORTED, "Hive supports 32-bit keys and values only");
+template <class S>
+HiveTableT<S>::HiveTableT(const wx_config& cfg) : device_(cfg.device) {
+  if (cfg.key_bits != int(8 * sizeof(Key)) || cfg.value_bits != int(8 * sizeof(Val)))
+    fail(WX_ERR_UNSUPPORTED, "Hive: this table type holds " + std::to_string(8 * sizeof(Key)) +
+                                 "-bit keys and values (key_bits/value_bits must both be 32 or both 64)");
   max_lf_ = cfg.max_load_factor > 0 && cfg.max_load_factor <= 1 ? cfg.max_load_factor : 0.9;
   min_lf_ = cfg.min_load_factor > 0 && cfg.min_load_factor < max_lf_ ? cfg.min_load_factor : 0.0;
   grow_auto_ = cfg.grow != WX_GROW_NEVER;
@@ -69,21 +71,24 @@ HiveTable::HiveTable(const wx_config& cfg) : device_(cfg.device) {
   WX_CUDA(cudaStreamSynchronize(own_stream_));
 }
 
-HiveTable::~HiveTable() {
+template <class S>
+HiveTableT<S>::~HiveTableT() {
   if (own_stream_) cudaStreamSynchronize(own_stream_);
   if (ev0_) cudaEventDestroy(ev0_);
   if (ev1_) cudaEventDestroy(ev1_);
   if (own_stream_) cudaStreamDestroy(own_stream_);
 }
 
-uint64_t HiveTable::buckets_for(uint64_t keys) const {
+template <class S>
+uint64_t HiveTableT<S>::buckets_for(uint64_t keys) const {
   const double slots = std::ceil(static_cast<double>(keys) / max_lf_);
   const uint64_t nb = static_cast<uint64_t>(std::ceil(slots / kSlots));
   return std::max<uint64_t>(nb, 1);
 }
 
-View HiveTable::view() const {
-  View v;
+template <class S>
+ViewT<S> HiveTableT<S>::view() const {
+  ViewT<S> v;
   v.buckets = buckets_.get();
   v.stash = stash_.get();
   v.ovf = ovf_.get();
@@ -94,20 +99,22 @@ View HiveTable::view() const {
 
 // ---------------------------------------------------------------- memory
 
-void HiveTable::ensure_alloc(uint64_t nb) {
+template <class S>
+void HiveTableT<S>::ensure_alloc(uint64_t nb) {
   if (nb <= alloc_) return;
   uint64_t na = std::max<uint64_t>(nb, alloc_ + alloc_ / 2);
   na = std::min<uint64_t>((na + 31) & ~31ull, kMaxBuckets);
   if (na < nb) fail(WX_ERR_OUT_OF_MEMORY, "Hive: more than 2^31 buckets requested");
   // Allocate everything first: a failure leaves the table as it was.
-  DeviceArray<Bucket> nbk(na);
+  DeviceArray<BucketT<Word>> nbk(na);
   DeviceArray<uint32_t> nlocks(na / 32 + 1), novf(na / 32 + 1);
   const uint64_t want_stash = pow2_at_least(std::max<uint64_t>(1, na / 32));
-  DeviceArray<Bucket> nstash;
+  DeviceArray<BucketT<Word>> nstash;
   const bool new_stash = !stash_.get() || (want_stash != stash_nb_ && stash_now() == 0);
-  if (new_stash) nstash = DeviceArray<Bucket>(want_stash);
-  WX_CUDA(cudaMemsetAsync(nbk.get() + alloc_, 0xFF, (na - alloc_) * sizeof(Bucket), s_));
-  if (alloc_) WX_CUDA(cudaMemcpyAsync(nbk.get(), buckets_.get(), alloc_ * sizeof(Bucket), cudaMemcpyDeviceToDevice, s_));
+  if (new_stash) nstash = DeviceArray<BucketT<Word>>(want_stash);
+  WX_CUDA(cudaMemsetAsync(nbk.get() + alloc_, 0xFF, (na - alloc_) * sizeof(BucketT<Word>), s_));
+  if (alloc_)
+    WX_CUDA(cudaMemcpyAsync(nbk.get(), buckets_.get(), alloc_ * sizeof(BucketT<Word>), cudaMemcpyDeviceToDevice, s_));
   WX_CUDA(cudaMemsetAsync(nlocks.get(), 0, nlocks.bytes(), s_));
   WX_CUDA(cudaMemsetAsync(novf.get(), 0, novf.bytes(), s_));
   if (ovf_.get()) WX_CUDA(cudaMemcpyAsync(novf.get(), ovf_.get(), ovf_.bytes(), cudaMemcpyDeviceToDevice, s_));
@@ -123,7 +130,8 @@ void HiveTable::ensure_alloc(uint64_t nb) {
   alloc_ = na;
 }
 
-void HiveTable::ensure_workspace(uint64_t elements, uint64_t list_len) {
+template <class S>
+void HiveTableT<S>::ensure_workspace(uint64_t elements, uint64_t list_len) {
   const uint64_t words = (elements + 31) / 32;
   if (bits_.size() < words) {
     bits_.reset();
@@ -139,7 +147,8 @@ void HiveTable::ensure_workspace(uint64_t elements, uint64_t list_len) {
 
 // ---------------------------------------------------------------- call bookkeeping
 
-void HiveTable::begin(cudaStream_t s) {
+template <class S>
+void HiveTableT<S>::begin(cudaStream_t s) {
   s_ = s ? s : own_stream_;
   std::memset(&hc_, 0, sizeof(hc_));
   std::memset(hl_, 0, sizeof(hl_));
@@ -148,13 +157,15 @@ void HiveTable::begin(cudaStream_t s) {
   WX_CUDA(cudaEventRecord(ev0_, s_));
 }
 
-void HiveTable::read_back() {
+template <class S>
+void HiveTableT<S>::read_back() {
   WX_CUDA(cudaMemcpyAsync(&hc_, counters_.get(), sizeof(Counters), cudaMemcpyDeviceToHost, s_));
   WX_CUDA(cudaMemcpyAsync(hl_, lens_.get(), sizeof(hl_), cudaMemcpyDeviceToHost, s_));
   WX_CUDA(cudaStreamSynchronize(s_));
 }
 
-void HiveTable::commit() {
+template <class S>
+void HiveTableT<S>::commit() {
   size_ = size_now();
   stash_used_ = stash_now();
   tombs_ += hc_.tombs;
@@ -167,7 +178,8 @@ void HiveTable::commit() {
 
 // ---------------------------------------------------------------- bulk calls
 
-BatchResult HiveTable::run(const Batch& b, Mode mode) {
+template <class S>
+BatchResult HiveTableT<S>::run(const Batch& b, Mode mode) {
   DeviceScope scope(device_);
   begin(static_cast<cudaStream_t>(b.stream));
   BatchResult res;
@@ -186,14 +198,14 @@ BatchResult HiveTable::run(const Batch& b, Mode mode) {
       erased_since_rebuild_ = 0;
     }
     for (uint64_t off = 0; off < b.n; off += kChunk) {
-      ElemArgs a;
+      Args a;
       a.n = std::min<uint64_t>(kChunk, b.n - off);
-      a.keys = static_cast<const uint32_t*>(b.keys) + off;
-      if (b.values_in) a.vin = static_cast<const uint32_t*>(b.values_in) + off;
-      if (b.values_out) a.vout = static_cast<uint32_t*>(b.values_out) + off;
+      a.keys = static_cast<const Key*>(b.keys) + off;
+      if (b.values_in) a.vin = static_cast<const Val*>(b.values_in) + off;
+      if (b.values_out) a.vout = static_cast<Val*>(b.values_out) + off;
       if (b.ops) a.ops = b.ops + off;
       if (b.outcomes) a.outcomes = b.outcomes + off;
-      a.not_found = static_cast<uint32_t>(b.not_found);
+      a.not_found = static_cast<Val>(b.not_found);
       run_chunk(a, mode);
     }
     if (mode == Mode::Erase || mode == Mode::Mixed) {
@@ -219,8 +231,11 @@ BatchResult HiveTable::run(const Batch& b, Mode mode) {
   return res;
 }
 
-BatchResult HiveTable::batch(const Batch& b) {
+template <class S>
+BatchResult HiveTableT<S>::batch(const Batch& b) {
   DeviceScope scope(device_);
+  // The hot-key combining (common/combine.cu) is 32-bit: 64-bit tables run the plain mixed path.
+  if constexpr (S::kWide) return run(b, Mode::Mixed);
   // Hive pays for contention early (phase 2)
   const Combined c = combine_hot_batch(b, 0.9, [this](Call call, const Batch& x) {
     return run(x, call == Call::batch ? Mode::Mixed : call == Call::find ? Mode::Find : Mode::Contains);
@@ -230,7 +245,8 @@ BatchResult HiveTable::batch(const Batch& b) {
   return c.result;
 }
 
-void HiveTable::run_chunk(const ElemArgs& a, Mode mode) {
+template <class S>
+void HiveTableT<S>::run_chunk(const Args& a, Mode mode) {
   if (mode == Mode::Find || mode == Mode::Contains) {
     launch_p1(mode, view(), a, nullptr, stash_now() > 0, false, counters_.get(), s_);
     return;
@@ -290,7 +306,8 @@ void HiveTable::run_chunk(const ElemArgs& a, Mode mode) {
 
 // A mixed chunk with its elements visited in op order (hive_dedupe.cu); unchanged when small or
 // when no scratch can be had (same results, more divergence).
-ElemArgs HiveTable::grouped_by_op(const ElemArgs& a) {
+template <class S>
+typename HiveTableT<S>::Args HiveTableT<S>::grouped_by_op(const Args& a) {
   if (a.n < kGroupMin || a.index) return a;
   const uint32_t n = static_cast<uint32_t>(a.n);
   const size_t bytes = group_by_op_temp_bytes(n);
@@ -309,7 +326,7 @@ ElemArgs HiveTable::grouped_by_op(const ElemArgs& a) {
     return a;
   }
   launch_group_by_op(a.ops, n, group_.get(), group_.get() + n, group_temp_.get(), bytes, s_);
-  ElemArgs g = a;
+  Args g = a;
   g.index = group_.get();
   return g;
 }
@@ -317,14 +334,16 @@ ElemArgs HiveTable::grouped_by_op(const ElemArgs& a) {
 // Many pending jobs (hot keys): only the first job of each key (and every insert_or_assign) goes to
 // phase 2; the other plain inserts of that key follow its result (hive_dedupe.cu). Returns the jobs
 // left in list 0.
-uint32_t HiveTable::dedupe_pending(const ElemArgs& a, Mode mode, uint32_t count, uint32_t*& followers,
+template <class S>
+uint32_t HiveTableT<S>::dedupe_pending(const Args& a, Mode mode, uint32_t count, uint32_t*& followers,
                                    uint32_t& nfollow) {
   if (count < kDedupeMin || mode == Mode::Assign) return count;
-  const size_t bytes = dedupe_temp_bytes(count);
+  const size_t bytes = dedupe_temp_bytes<S>(count);
+  const uint64_t scratch = dedupe_scratch_words<S>(count);
   try {
-    if (dedupe_.size() < 4ull * count) {
+    if (dedupe_.size() < scratch + count) {
       dedupe_.reset();
-      dedupe_ = DeviceArray<uint32_t>(4ull * count);
+      dedupe_ = DeviceArray<uint32_t>(scratch + count);
     }
     if (dedupe_temp_.size() < bytes) {
       dedupe_temp_.reset();
@@ -335,7 +354,7 @@ uint32_t HiveTable::dedupe_pending(const ElemArgs& a, Mode mode, uint32_t count,
     if (e.status() != WX_ERR_OUT_OF_MEMORY) throw;
     return count;  // no scratch: phase 2 runs every job (slower, same results)
   }
-  followers = dedupe_.get() + 3ull * count;
+  followers = dedupe_.get() + scratch;
   launch_dedupe(a, mode, lists_.get(), count, dedupe_.get(), dedupe_temp_.get(), bytes, followers,
                 dedupe_lens_.get(), s_);
   unsigned h[2];
@@ -348,7 +367,8 @@ uint32_t HiveTable::dedupe_pending(const ElemArgs& a, Mode mode, uint32_t count,
 // Phase 2 rounds over the pending elements (list 0). Lock conflicts are retried next round; jobs with
 // no room collect in the full list. Then: WX_GROW_AUTO grows and retries them; otherwise the stash is
 // drained once (it may have filled in phase 1) and they are retried; what still fails is FULL.
-void HiveTable::resolve_pending(const ElemArgs& a, Mode mode, uint32_t count) {
+template <class S>
+void HiveTableT<S>::resolve_pending(const Args& a, Mode mode, uint32_t count) {
   uint32_t* cur = lists_.get();
   uint32_t* next = lists_.get() + list_cap_;
   uint32_t* full = lists_.get() + 2 * list_cap_;
@@ -403,7 +423,8 @@ void HiveTable::resolve_pending(const ElemArgs& a, Mode mode, uint32_t count) {
   }
 }
 
-void HiveTable::drain_stash() {
+template <class S>
+void HiveTableT<S>::drain_stash() {
   DeviceScope scope(device_);
   begin(own_stream_);
   drain_now();
@@ -413,7 +434,8 @@ void HiveTable::drain_stash() {
 }
 
 // Phase 2 over the stash slots: move entries into their buckets (evicting if needed).
-void HiveTable::drain_now() {
+template <class S>
+void HiveTableT<S>::drain_now() {
   const uint64_t slots = uint64_t(stash_nb_) * kSlots;
   if (drain_lists_.size() < 2 * slots) {
     drain_lists_.reset();
@@ -428,7 +450,7 @@ void HiveTable::drain_now() {
     const bool serial = (cur != nullptr && (count <= 32 || count == last)) || rounds >= kParallelRounds;
     last = count;
     WX_CUDA(cudaMemsetAsync(lens_.get() + 1, 0, sizeof(unsigned), s_));
-    launch_evict(view(), locks_.get(), Mode::Insert, ElemArgs{}, cur, count, true, next, lens_.get() + 1,
+    launch_evict(view(), locks_.get(), Mode::Insert, Args{}, cur, count, true, next, lens_.get() + 1,
                  nullptr, lens_.get() + 3, seed_++, serial, counters_.get(), s_);
     read_back();
     count = hl_[1];
@@ -439,7 +461,8 @@ void HiveTable::drain_now() {
 
 // ---------------------------------------------------------------- resize (linear hashing)
 
-void HiveTable::grow_to(uint64_t target) {
+template <class S>
+void HiveTableT<S>::grow_to(uint64_t target) {
   target = std::min<uint64_t>(target, kMaxBuckets);
   bool changed = false;
   while (n_ < target) {
@@ -447,7 +470,7 @@ void HiveTable::grow_to(uint64_t target) {
     const uint32_t half = g.lowmask + 1;
     const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(target - n_, half - g.split));
     ensure_alloc(uint64_t(n_) + count);
-    View va = view();
+    ViewT<S> va = view();
     va.geo = geometry_of(n_ + count);
     launch_split(va, g.split, count, half, counters_.get(), s_);
     n_ += count;
@@ -457,7 +480,8 @@ void HiveTable::grow_to(uint64_t target) {
   if (changed && stash_now() > 0) launch_settle(view(), counters_.get(), s_);
 }
 
-void HiveTable::shrink_to(uint64_t target) {
+template <class S>
+void HiveTableT<S>::shrink_to(uint64_t target) {
   target = std::max<uint64_t>(target, 1);
   bool changed = false;
   while (n_ > target) {
@@ -478,7 +502,7 @@ void HiveTable::shrink_to(uint64_t target) {
     read_back();
     const uint32_t begin = std::max<uint32_t>(p_begin, hl_[3]);
     if (begin >= split) break;  // the last pair does not fit one bucket: stop shrinking here
-    View va = view();
+    ViewT<S> va = view();
     va.geo = geometry_of(half + begin);
     launch_merge(va, begin, split - begin, half, s_);
     n_ = half + begin;
@@ -492,11 +516,12 @@ void HiveTable::shrink_to(uint64_t target) {
   if (changed && alloc_ > 4 * uint64_t(n_) + 1024) {
     const uint64_t na = std::max<uint64_t>((2 * uint64_t(n_) + 31) & ~31ull, 32);
     try {
-      DeviceArray<Bucket> nbk(na);
+      DeviceArray<BucketT<Word>> nbk(na);
       DeviceArray<uint32_t> nlocks(na / 32 + 1), novf(na / 32 + 1);
-      WX_CUDA(cudaMemsetAsync(nbk.get(), 0xFF, na * sizeof(Bucket), s_));
+      WX_CUDA(cudaMemsetAsync(nbk.get(), 0xFF, na * sizeof(BucketT<Word>), s_));
       WX_CUDA(cudaMemcpyAsync(novf.get(), ovf_.get(), novf.bytes(), cudaMemcpyDeviceToDevice, s_));
-      WX_CUDA(cudaMemcpyAsync(nbk.get(), buckets_.get(), uint64_t(n_) * sizeof(Bucket), cudaMemcpyDeviceToDevice, s_));
+      WX_CUDA(cudaMemcpyAsync(nbk.get(), buckets_.get(), uint64_t(n_) * sizeof(BucketT<Word>),
+                              cudaMemcpyDeviceToDevice, s_));
       WX_CUDA(cudaMemsetAsync(nlocks.get(), 0, nlocks.bytes(), s_));
       WX_CUDA(cudaStreamSynchronize(s_));
       buckets_ = std::move(nbk);
@@ -509,7 +534,8 @@ void HiveTable::shrink_to(uint64_t target) {
   }
 }
 
-void HiveTable::after_erase_shrink() {
+template <class S>
+void HiveTableT<S>::after_erase_shrink() {
   if (min_lf_ <= 0 || !grow_auto_) return;
   const uint64_t sz = size_now();
   if (sz >= min_lf_ * capacity()) return;
@@ -518,7 +544,8 @@ void HiveTable::after_erase_shrink() {
   if (target < n_) shrink_to(target);
 }
 
-void HiveTable::resize(uint64_t cap) {
+template <class S>
+void HiveTableT<S>::resize(uint64_t cap) {
   DeviceScope scope(device_);
   if (cap < size_) fail(WX_ERR_INVALID_ARGUMENT, "resize below the current size");
   const uint64_t target = buckets_for(cap);
@@ -537,7 +564,8 @@ void HiveTable::resize(uint64_t cap) {
   commit();
 }
 
-void HiveTable::clear() {
+template <class S>
+void HiveTableT<S>::clear() {
   DeviceScope scope(device_);
   WX_CUDA(cudaMemsetAsync(buckets_.get(), 0xFF, buckets_.bytes(), own_stream_));
   WX_CUDA(cudaMemsetAsync(stash_.get(), 0xFF, stash_.bytes(), own_stream_));
@@ -547,14 +575,15 @@ void HiveTable::clear() {
   size_ = stash_used_ = tombs_ = erased_since_rebuild_ = 0;
 }
 
-uint64_t HiveTable::retrieve_all(void* keys, void* values, void* stream) {
+template <class S>
+uint64_t HiveTableT<S>::retrieve_all(void* keys, void* values, void* stream) {
   DeviceScope scope(device_);
   cudaStream_t s = stream ? static_cast<cudaStream_t>(stream) : own_stream_;
   WX_CUDA(cudaMemsetAsync(count_.get(), 0, sizeof(unsigned long long), s));
-  auto* k = static_cast<uint32_t*>(keys);
-  auto* v = static_cast<uint32_t*>(values);
-  launch_collect(buckets_.get()->w, uint64_t(n_) * kSlots, k, v, count_.get(), s);
-  launch_collect(stash_.get()->w, uint64_t(stash_nb_) * kSlots, k, v, count_.get(), s);
+  auto* k = static_cast<Key*>(keys);
+  auto* v = static_cast<Val*>(values);
+  launch_collect<S>(buckets_.get()->w, uint64_t(n_) * kSlots, k, v, count_.get(), s);
+  launch_collect<S>(stash_.get()->w, uint64_t(stash_nb_) * kSlots, k, v, count_.get(), s);
   unsigned long long n = 0;
   WX_CUDA(cudaMemcpyAsync(&n, count_.get(), sizeof(n), cudaMemcpyDeviceToHost, s));
   WX_CUDA(cudaStreamSynchronize(s));
@@ -562,7 +591,8 @@ uint64_t HiveTable::retrieve_all(void* keys, void* values, void* stream) {
   return n;
 }
 
-void HiveTable::stats(wx_stats* s) {
+template <class S>
+void HiveTableT<S>::stats(wx_stats* s) {
   s->size = size_;
   s->capacity = capacity();
   s->bytes = buckets_.bytes() + stash_.bytes() + locks_.bytes() + ovf_.bytes() + bits_.bytes() + lists_.bytes() +
@@ -576,12 +606,13 @@ void HiveTable::stats(wx_stats* s) {
 
 // ---------------------------------------------------------------- validation (tests)
 
-std::string HiveTable::validate() {
+template <class S>
+std::string HiveTableT<S>::validate() {
   DeviceScope scope(device_);
   WX_CUDA(cudaDeviceSynchronize());
-  std::vector<Bucket> hb(alloc_), hs(stash_nb_);
-  WX_CUDA(cudaMemcpy(hb.data(), buckets_.get(), alloc_ * sizeof(Bucket), cudaMemcpyDeviceToHost));
-  WX_CUDA(cudaMemcpy(hs.data(), stash_.get(), stash_nb_ * sizeof(Bucket), cudaMemcpyDeviceToHost));
+  std::vector<BucketT<Word>> hb(alloc_), hs(stash_nb_);
+  WX_CUDA(cudaMemcpy(hb.data(), buckets_.get(), alloc_ * sizeof(BucketT<Word>), cudaMemcpyDeviceToHost));
+  WX_CUDA(cudaMemcpy(hs.data(), stash_.get(), stash_nb_ * sizeof(BucketT<Word>), cudaMemcpyDeviceToHost));
   std::vector<uint32_t> lk(locks_.size()), ov(ovf_.size());
   WX_CUDA(cudaMemcpy(lk.data(), locks_.get(), locks_.bytes(), cudaMemcpyDeviceToHost));
   WX_CUDA(cudaMemcpy(ov.data(), ovf_.get(), ovf_.bytes(), cudaMemcpyDeviceToHost));
@@ -589,23 +620,23 @@ std::string HiveTable::validate() {
     if (w) return "a bucket lock is still held";
   auto ovf_set_for = [&](uint32_t b) { return (ov[b >> 5] >> (b & 31)) & 1u; };
   const Geometry g = geometry_of(n_);
-  std::unordered_set<uint32_t> seen;
+  std::unordered_set<Key> seen;
   seen.reserve(size_ * 2 + 16);
   auto has_empty = [&](uint32_t b) {
     for (int s = 0; s < kSlots; ++s)
-      if (hb[b].w[s] == kEmptyWord) return true;
+      if (is_empty(hb[b].w[s])) return true;
     return false;
   };
   uint64_t live = 0, in_stash = 0;
   for (uint64_t b = 0; b < alloc_; ++b) {
     for (int s = 0; s < kSlots; ++s) {
-      const uint64_t w = hb[b].w[s];
+      const Word w = hb[b].w[s];
       if (b >= n_) {
-        if (w != kEmptyWord) return "inactive bucket " + std::to_string(b) + " is not empty";
+        if (!is_empty(w)) return "inactive bucket " + std::to_string(b) + " is not empty";
         continue;
       }
       if (!is_live(w)) continue;
-      const uint32_t k = key_of(w);
+      const Key k = key_of(w);
       const Place p = place_of(k, g, stash_nb_ - 1);
       if (b != p.b0 && b != p.b1)
         return "key " + std::to_string(k) + " in bucket " + std::to_string(b) + " but addresses " +
@@ -618,9 +649,9 @@ std::string HiveTable::validate() {
   }
   for (uint32_t b = 0; b < stash_nb_; ++b) {
     for (int s = 0; s < kSlots; ++s) {
-      const uint64_t w = hs[b].w[s];
+      const Word w = hs[b].w[s];
       if (!is_live(w)) continue;
-      const uint32_t k = key_of(w);
+      const Key k = key_of(w);
       const Place p = place_of(k, g, stash_nb_ - 1);
       if (b != p.s) return "stash key " + std::to_string(k) + " in the wrong stash bucket";
       if (has_empty(p.b0) || has_empty(p.b1))
@@ -638,8 +669,14 @@ std::string HiveTable::validate() {
   return "";
 }
 
+template class HiveTableT<Kv32>;
+template class HiveTableT<Kv64>;
+
 }  // namespace wx::hive
 
 namespace wx {
-Table* make_hive_table(const wx_config& cfg) { return new hive::HiveTable(cfg); }
+Table* make_hive_table(const wx_config& cfg) {
+  if (cfg.key_bits == 64) return new hive::HiveTable64(cfg);
+  return new hive::HiveTable(cfg);
+}
 }  // namespace wx

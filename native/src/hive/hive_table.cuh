@@ -12,12 +12,19 @@
 
 namespace wx::hive {
 
-class HiveTable final : public Table {
+// S = slot traits: Kv32 (8-byte slots, 32-bit keys/values) or Kv64 (16-byte slots, 64-bit keys/values),
+// fixed by wx_config key_bits/value_bits at creation.
+template <class S>
+class HiveTableT final : public Table {
  public:
-  explicit HiveTable(const wx_config& cfg);
-  ~HiveTable() override;
-  HiveTable(const HiveTable&) = delete;
-  HiveTable& operator=(const HiveTable&) = delete;
+  using Key = typename S::Key;
+  using Val = typename S::Val;
+  using Word = typename S::Word;
+
+  explicit HiveTableT(const wx_config& cfg);
+  ~HiveTableT() override;
+  HiveTableT(const HiveTableT&) = delete;
+  HiveTableT& operator=(const HiveTableT&) = delete;
 
   bool on_device() const override { return true; }
   int device() const override { return device_; }
@@ -48,11 +55,12 @@ class HiveTable final : public Table {
   void drain_stash();
 
  private:
+  using Args = ElemArgsT<S>;
   BatchResult run(const Batch& b, Mode mode);
-  void run_chunk(const ElemArgs& a, Mode mode);
-  void resolve_pending(const ElemArgs& a, Mode mode, uint32_t count);
-  ElemArgs grouped_by_op(const ElemArgs& a);
-  uint32_t dedupe_pending(const ElemArgs& a, Mode mode, uint32_t count, uint32_t*& followers, uint32_t& nfollow);
+  void run_chunk(const Args& a, Mode mode);
+  void resolve_pending(const Args& a, Mode mode, uint32_t count);
+  Args grouped_by_op(const Args& a);
+  uint32_t dedupe_pending(const Args& a, Mode mode, uint32_t count, uint32_t*& followers, uint32_t& nfollow);
   void drain_now();
   void grow_to(uint64_t target_buckets);
   void shrink_to(uint64_t target_buckets);
@@ -60,7 +68,7 @@ class HiveTable final : public Table {
   void ensure_alloc(uint64_t buckets);
   void ensure_workspace(uint64_t elements, uint64_t list_len);
   uint64_t buckets_for(uint64_t keys) const;
-  View view() const;
+  ViewT<S> view() const;
 
   void begin(cudaStream_t s);
   void read_back();  // counters and list lengths to the host (synchronises the stream)
@@ -76,7 +84,7 @@ class HiveTable final : public Table {
   uint32_t n_ = 1;      // active buckets (linear hashing state)
   uint64_t alloc_ = 0;  // buckets allocated
   uint32_t stash_nb_ = 1;
-  DeviceArray<Bucket> buckets_, stash_;
+  DeviceArray<BucketT<Word>> buckets_, stash_;
   DeviceArray<uint32_t> locks_, ovf_;  // lock bits and overflow bits, one per bucket
   DeviceArray<Counters> counters_;
   DeviceArray<unsigned> lens_;  // [0] compaction, [1] retry, [2] full, [3] unfit
@@ -101,5 +109,10 @@ class HiveTable final : public Table {
            errors_ = 0, erased_since_rebuild_ = 0;
   double last_ms_ = 0.0;
 };
+
+using HiveTable = HiveTableT<Kv32>;
+using HiveTable64 = HiveTableT<Kv64>;
+extern template class HiveTableT<Kv32>;
+extern template class HiveTableT<Kv64>;
 
 }  // namespace wx::hive

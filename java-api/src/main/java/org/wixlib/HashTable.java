@@ -19,7 +19,7 @@ import org.wixlib.internal.Status;
 
 /**
  * A hash table of 32-bit int keys to 32-bit int values, of one {@link TableKind}; or, built with
- * {@link Builder#keyBits(int) keyBits(64)} (CPU and GLHT kinds), of 64-bit long keys to long values.
+ * {@link Builder#keyBits(int) keyBits(64)} (every kind), of 64-bit long keys to long values.
  *
  * <p><b>Widths.</b> A 32-bit table takes the {@code int[]} overloads, a 64-bit table the {@code long[]}
  * overloads and {@link #retrieveAllLong()}; the other width's arrays throw
@@ -111,8 +111,7 @@ public final class HashTable implements AutoCloseable {
     private Builder() {}
 
     /**
-     * Width of keys and values: 32 (default; int[] overloads) or 64 (long[] overloads; CPU and GLHT
-     * kinds only, Hive then fails in {@link #build()} with {@link UnsupportedKindException}).
+     * Width of keys and values: 32 (default; int[] overloads) or 64 (long[] overloads; every kind).
      */
     public Builder keyBits(int bits) {
       if (bits != 32 && bits != 64) {

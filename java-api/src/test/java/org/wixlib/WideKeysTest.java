@@ -209,26 +209,4 @@ class WideKeysTest {
       assertThrows(InvalidArgumentException.class, () -> w.save(dir.resolve("wide.wxs")));
     }
   }
-
-  @Test
-  void gpuKindsRejectWideKeys() {
-    // The library answers before it needs a device, so this holds with and without a GPU; the GPU
-    // assumption only decides whether the kind exists in this build at all.
-    for (TableKind kind : new TableKind[] {TableKind.HIVE}) {  // GLHT takes 64-bit keys
-      GpuAssumptions.requireOrSkip(kind);
-      UnsupportedKindException e = assertThrows(UnsupportedKindException.class,
-          () -> HashTable.builder().kind(kind).keyBits(64).build());
-      assertTrue(e.getMessage().contains("CPU"), e.getMessage());
-    }
-  }
-
-  @Test
-  void gpuKindsRejectWideKeysWithoutADevice() {
-    // Without a device the width check still comes first: UNSUPPORTED, not NO_DEVICE.
-    for (TableKind kind : new TableKind[] {TableKind.HIVE}) {  // GLHT takes 64-bit keys
-      UnsupportedKindException e = assertThrows(UnsupportedKindException.class,
-          () -> HashTable.builder().kind(kind).keyBits(64).build());
-      assertTrue(e.getMessage().contains("64-bit"), e.getMessage());
-    }
-  }
 }
