@@ -13,7 +13,7 @@
 //            made for the range and pre-filled with a random half of it
 //   growth   table made for 2^20 keys, insert 2^--log2n keys in batches of 2^22 (resizes included)
 //   all      the three (default); dynamic and growth use --lf when it is one value, else 0.8
-// --key-bits 64: 64-bit keys and values (GLHT; static only): the same keys widened by a bijection
+// --key-bits 64: 64-bit keys and values (static only): the same keys widened by a bijection
 // of 64-bit integers, so every bit of the key varies.
 // Output: a table (G ops/s per row) or --csv; device, CUDA versions, kind, sizes and seed first.
 #include <algorithm>
@@ -57,7 +57,7 @@ void usage() {
   std::printf(
       "usage: wixbench --kind glht|hive [--bench static|dynamic|growth|all] [--lf 0.8[,0.9..]]\n"
       "                [--all-lf] [--log2n 26] [--log2ops 24] [--reps 5] [--device 0] [--seed S] [--csv]\n"
-      "                [--key-bits 32|64]   (64: GLHT, --bench static)\n");
+      "                [--key-bits 32|64]   (64: --bench static)\n");
 }
 
 std::vector<double> parse_list(const std::string& s) {
