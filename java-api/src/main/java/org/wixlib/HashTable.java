@@ -10,6 +10,7 @@ import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntPredicate;
 import java.util.function.IntSupplier;
 import org.wixlib.internal.ArrayCalls;
 import org.wixlib.internal.HeapCalls;
@@ -1046,7 +1047,7 @@ public final class HashTable implements AutoCloseable {
   /** Throws InvalidKeyException naming the first reserved key; nothing has been applied yet. */
   private static void checkKeys(Object keys) {
     if (keys instanceof long[] wide) {
-      for (int i = 0; i < wide.length; i++) {
+      for (int i = firstReservedBlock(wide.length, b -> hasReserved(wide, b)); i < wide.length; i++) {
         long key = wide[i];
         if (key == EMPTY_KEY64 || key == TOMBSTONE_KEY64) {
           throw new InvalidKeyException("keys[" + i + "] = 0x" + Long.toHexString(key).toUpperCase()
@@ -1057,8 +1058,7 @@ public final class HashTable implements AutoCloseable {
       return;
     }
     int[] narrow = (int[]) keys;
-    int from = firstReservedBlock(narrow);
-    for (int i = from; i < narrow.length; i++) {
+    for (int i = firstReservedBlock(narrow.length, b -> hasReserved(narrow, b)); i < narrow.length; i++) {
       int key = narrow[i];
       if (key == EMPTY_KEY || key == TOMBSTONE_KEY) {
         throw new InvalidKeyException("keys[" + i + "] = 0x" + Integer.toHexString(key).toUpperCase()
@@ -1070,22 +1070,22 @@ public final class HashTable implements AutoCloseable {
   private static final int SCAN_BLOCK = 4096;
 
   /**
-   * Start of the first block of {@link #SCAN_BLOCK} keys holding a reserved key (the array's length
-   * when none does). The loop is branch-free so the JIT vectorises it: a reserved key k (-1 or -2) is
+   * Start of the first block of {@link #SCAN_BLOCK} keys (of an array of {@code length} keys) holding a
+   * reserved key, the length when none does. The loop is branch-free so the JIT vectorises it: a reserved key k (-1 or -2) is
    * one whose x = ~(k | 1) is 0, and (x - 1) & ~x has its sign bit set exactly when x is 0.
    */
-  private static int firstReservedBlock(int[] keys) {
-    int blocks = (keys.length + SCAN_BLOCK - 1) / SCAN_BLOCK;
-    if (keys.length >= PARALLEL_SCAN) { // memory-bound: a few cores read it several times faster
-      return java.util.stream.IntStream.range(0, blocks).parallel().filter(b -> hasReserved(keys, b))
+  private static int firstReservedBlock(int length, IntPredicate blockHasReserved) {
+    int blocks = (length + SCAN_BLOCK - 1) / SCAN_BLOCK;
+    if (length >= PARALLEL_SCAN) { // memory-bound: a few cores read it several times faster
+      return java.util.stream.IntStream.range(0, blocks).parallel().filter(blockHasReserved)
           .findFirst().orElse(blocks) * SCAN_BLOCK;
     }
     for (int b = 0; b < blocks; b++) {
-      if (hasReserved(keys, b)) {
+      if (blockHasReserved.test(b)) {
         return b * SCAN_BLOCK;
       }
     }
-    return keys.length;
+    return length;
   }
 
   private static final int PARALLEL_SCAN = 1 << 20;
@@ -1099,6 +1099,17 @@ public final class HashTable implements AutoCloseable {
     }
     return acc < 0;
   }
+
+  private static boolean hasReserved(long[] keys, int block) {
+    int end = Math.min(keys.length, (block + 1) * SCAN_BLOCK);
+    long acc = 0;
+    for (int i = block * SCAN_BLOCK; i < end; i++) {
+      long x = ~(keys[i] | 1);
+      acc |= (x - 1) & ~x;
+    }
+    return acc < 0;
+  }
+
 
   private static void sameLength(String name, int length, int n) {
     if (length != n) {

@@ -125,4 +125,31 @@ class InPlaceCallsTest {
       assertEquals(0, t.size(), "nothing applied");
     }
   }
+
+  @Test
+  void reservedWideKeysAreFoundByTheBlockScan() {
+    try (HashTable t = HashTable.builder().kind(TableKind.CPU).keyBits(64).capacity(64).build()) {
+      long[] keys = new long[10_000];
+      for (int i = 0; i < keys.length; i++) {
+        keys[i] = (long) i << 32 | 0xFFFF_FFFFL; // low halves equal to the 32-bit sentinels: ordinary keys
+      }
+      keys[4_095] = HashTable.EMPTY_KEY64; // last key of a scan block
+      assertEquals(4_095, assertThrows(InvalidKeyException.class, () -> t.find(keys, 0L)).index());
+      keys[4_095] = 4_095;
+      keys[4_096] = HashTable.TOMBSTONE_KEY64; // first key of the next block
+      assertEquals(4_096, assertThrows(InvalidKeyException.class, () -> t.erase(keys)).index());
+      long[] big = new long[(1 << 21) + 5]; // scanned in parallel: still the first reserved key is named
+      for (int i = 0; i < big.length; i++) {
+        big[i] = i;
+      }
+      big[1_900_001] = -1L;
+      big[1_500_000] = -2L;
+      big[big.length - 1] = -1L;
+      assertEquals(1_500_000, assertThrows(InvalidKeyException.class, () -> t.contains(big)).index());
+      big[1_500_000] = 0;
+      big[1_900_001] = 0;
+      assertEquals(big.length - 1, assertThrows(InvalidKeyException.class, () -> t.find(big, 0L)).index());
+      assertEquals(0, t.size(), "nothing applied");
+    }
+  }
 }
