@@ -58,35 +58,26 @@ public final class DeviceBuffer implements AutoCloseable {
   /** A buffer on {@code device} holding a copy of {@code data}. */
   public static DeviceBuffer ofInts(int device, int[] data) {
     Objects.requireNonNull(data, "data");
-    DeviceBuffer b = allocate(device, 4L * data.length);
-    try {
-      b.copyFrom(data);
-    } catch (RuntimeException e) {
-      b.close();
-      throw e;
-    }
-    return b;
+    return filled(device, 4L * data.length, b -> b.copyFrom(data));
   }
 
   /** A buffer on {@code device} holding a copy of {@code data} (keys or values of 64-bit tables). */
   public static DeviceBuffer ofLongs(int device, long[] data) {
     Objects.requireNonNull(data, "data");
-    DeviceBuffer b = allocate(device, 8L * data.length);
-    try {
-      b.copyFrom(data);
-    } catch (RuntimeException e) {
-      b.close();
-      throw e;
-    }
-    return b;
+    return filled(device, 8L * data.length, b -> b.copyFrom(data));
   }
 
   /** A buffer on {@code device} holding a copy of {@code data}. */
   public static DeviceBuffer ofBytes(int device, byte[] data) {
     Objects.requireNonNull(data, "data");
-    DeviceBuffer b = allocate(device, data.length);
+    return filled(device, data.length, b -> b.copyFrom(data));
+  }
+
+  /** A new buffer of {@code bytes}, filled by {@code copy}; freed again if the copy fails. */
+  private static DeviceBuffer filled(int device, long bytes, java.util.function.Consumer<DeviceBuffer> copy) {
+    DeviceBuffer b = allocate(device, bytes);
     try {
-      b.copyFrom(data);
+      copy.accept(b);
     } catch (RuntimeException e) {
       b.close();
       throw e;
