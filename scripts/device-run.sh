@@ -93,7 +93,7 @@ fi
 jre=/tmp/wixlib-jre
 if has java || has bench || has stress || has join; then
   rm -rf "$jre" && mkdir -p "$jre" && tar -C "$jre" --strip-components=1 -xzf .carry/jre.tgz
-  export WIXLIB_JAVA_HOME=$jre JDK_JAVA_OPTIONS="-Dwixlib.library.path=$lib"
+  export WIXLIB_JAVA_HOME=$jre JDK_JAVA_OPTIONS="-Dwixlib.library.path=$lib" WIXLIB_JAR=$PWD/.carry/lib/wixlib-cli.jar
 fi
 
 if has java; then
@@ -119,7 +119,6 @@ if has stress; then
   # wixlib verify per GPU kind: half the ops with distinct keys per batch (uniform), half with Zipf keys
   # over the whole range, the table resized up and down every 16 batches, every batch checked.
   stage "stress: wixlib verify, ${STRESS_OPS:=100000000} ops per kind (seed $WIXLIB_SEED)"
-  export WIXLIB_JAR=$PWD/.carry/lib/wixlib-cli.jar
   for k in ${STRESS_KINDS:-glht hive}; do
     s0=$SECONDS
     if WIXLIB_JAVA_OPTS="${WIXLIB_JAVA_OPTS:-} -Xmx32g" bin/wixlib verify --kind "$k" --ops "$STRESS_OPS" --batch 2^20 \
@@ -133,7 +132,6 @@ fi
 
 if has bench; then
   stage "wixlib info and bench"
-  export WIXLIB_JAR=$PWD/.carry/lib/wixlib-cli.jar
   bin/wixlib info 2>&1 | tee "$OUT/info.txt"
   bin/wixlib bench ${BENCH_ARGS:-} 2>"$OUT/bench.err" | tee "$OUT/bench.txt" && result "wixlib bench" ok || result "wixlib bench" FAILED
   if [ -n "${SUITES:-}" ]; then
@@ -155,7 +153,6 @@ fi
 
 if has join; then
   stage "wixlib join (TPC-H join cores against a Java HashMap join)"
-  export WIXLIB_JAR=$PWD/.carry/lib/wixlib-cli.jar
   for sf in ${JOIN_SF:-1 10}; do
     if bin/wixlib join --sf "$sf" --kind "${JOIN_KINDS:-glht,hive,cpu}" ${JOIN_ARGS:-} >"$OUT/join-sf$sf.txt" 2>"$OUT/join-sf$sf.err"
     then result "wixlib join --sf $sf" ok; else result "wixlib join --sf $sf" FAILED; tail -5 "$OUT/join-sf$sf.err"; fi
