@@ -41,16 +41,17 @@ __host__ __device__ inline unsigned long long with_stash(unsigned long long m, b
 }
 __host__ __device__ inline bool stashed(unsigned long long m) { return (m & kStash) != 0; }
 
-// Home of a key: murmur3 fmix64 of the key, reduced to [0, nb) by a 64x64 high multiply.
-__host__ __device__ inline unsigned long long mix64(uint32_t k) {
-  unsigned long long x = k;
+// Home of a key: murmur3 fmix64 of the key, reduced to [0, nb) by a 64x64 high multiply. One function
+// for both widths: on a 32-bit key the first xor-shift is a no-op, so narrow tables hash as before.
+__host__ __device__ inline unsigned long long mix64(unsigned long long x) {
+  x ^= x >> 33;
   x *= 0xff51afd7ed558ccdull;
   x ^= x >> 33;
   x *= 0xc4ceb9fe1a85ec53ull;
   x ^= x >> 33;
   return x;
 }
-__host__ __device__ inline unsigned long long home_of(uint32_t k, unsigned long long nb) {
+__host__ __device__ inline unsigned long long home_of(unsigned long long k, unsigned long long nb) {
 #ifdef __CUDA_ARCH__
   return __umul64hi(mix64(k), nb);
 #else

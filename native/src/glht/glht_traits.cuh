@@ -19,24 +19,6 @@ struct alignas(32) WideSlot {
 };
 static_assert(sizeof(WideSlot) == 32, "one 32-byte sector per wide slot");
 
-// Full murmur3 fmix64 (every key bit reaches every hash bit).
-__host__ __device__ inline unsigned long long mix64_wide(unsigned long long x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return x;
-}
-
-__host__ __device__ inline unsigned long long reduce_home(unsigned long long x, unsigned long long nb) {
-#ifdef __CUDA_ARCH__
-  return __umul64hi(x, nb);
-#else
-  return static_cast<unsigned long long>((static_cast<unsigned __int128>(x) * nb) >> 64);
-#endif
-}
-
 struct Narrow {
   static constexpr bool kWide = false;
   using Key = uint32_t;
@@ -58,9 +40,7 @@ struct Wide {
   static constexpr unsigned long long kReserved = ~0ull - 1;
   __host__ __device__ static Key key(unsigned long long kv) { return kv; }
   __host__ __device__ static bool is_user(Key k) { return k < kReserved; }
-  __host__ __device__ static unsigned long long home(Key k, unsigned long long nb) {
-    return reduce_home(mix64_wide(k), nb);
-  }
+  __host__ __device__ static unsigned long long home(Key k, unsigned long long nb) { return home_of(k, nb); }
 };
 
 // The {kv, meta} head of either slot type, for the 16-byte accesses of glht_slot.cuh.
