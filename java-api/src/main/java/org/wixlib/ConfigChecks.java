@@ -1,6 +1,6 @@
 package org.wixlib;
 
-/** The argument checks that table, join and buffer builders share; each returns its argument. */
+/** The argument checks that tables, joins, buffers and their builders share. */
 final class ConfigChecks {
   private ConfigChecks() {}
 
@@ -26,5 +26,28 @@ final class ConfigChecks {
       throw new InvalidArgumentException("threads must be >= 0, got " + threads);
     }
     return threads;
+  }
+
+  /** Width of keys (and values) in bits: 32 or 64. */
+  static int keyBits(int bits) {
+    if (bits != 32 && bits != 64) {
+      throw new InvalidArgumentException("keyBits must be 32 or 64, got " + bits);
+    }
+    return bits;
+  }
+
+  /** An element count of a call. */
+  static void count(long n) {
+    if (n < 0) {
+      throw new InvalidArgumentException("n must be >= 0, got " + n);
+    }
+    if (n > Long.MAX_VALUE / 8) {
+      throw new InvalidArgumentException("n is too large: " + n);
+    }
+  }
+
+  /** An optional segment left out: null or MemorySegment.NULL. */
+  static boolean isAbsent(java.lang.foreign.MemorySegment s) {
+    return s == null || (s.isNative() && s.address() == 0);
   }
 }

@@ -57,27 +57,24 @@ public final class DeviceBuffer implements AutoCloseable {
 
   /** A buffer on {@code device} holding a copy of {@code data}. */
   public static DeviceBuffer ofInts(int device, int[] data) {
-    Objects.requireNonNull(data, "data");
-    return filled(device, 4L * data.length, b -> b.copyFrom(data));
+    return copyOf(device, MemorySegment.ofArray(Objects.requireNonNull(data, "data")));
   }
 
   /** A buffer on {@code device} holding a copy of {@code data} (keys or values of 64-bit tables). */
   public static DeviceBuffer ofLongs(int device, long[] data) {
-    Objects.requireNonNull(data, "data");
-    return filled(device, 8L * data.length, b -> b.copyFrom(data));
+    return copyOf(device, MemorySegment.ofArray(Objects.requireNonNull(data, "data")));
   }
 
   /** A buffer on {@code device} holding a copy of {@code data}. */
   public static DeviceBuffer ofBytes(int device, byte[] data) {
-    Objects.requireNonNull(data, "data");
-    return filled(device, data.length, b -> b.copyFrom(data));
+    return copyOf(device, MemorySegment.ofArray(Objects.requireNonNull(data, "data")));
   }
 
-  /** A new buffer of {@code bytes}, filled by {@code copy}; freed again if the copy fails. */
-  private static DeviceBuffer filled(int device, long bytes, java.util.function.Consumer<DeviceBuffer> copy) {
-    DeviceBuffer b = allocate(device, bytes);
+  /** A new buffer as large as {@code src}, holding a copy of it; freed again if the copy fails. */
+  private static DeviceBuffer copyOf(int device, MemorySegment src) {
+    DeviceBuffer b = allocate(device, src.byteSize());
     try {
-      copy.accept(b);
+      b.copyFromHost(src, src.byteSize());
     } catch (RuntimeException e) {
       b.close();
       throw e;

@@ -115,10 +115,7 @@ public final class HashTable implements AutoCloseable {
      * Width of keys and values: 32 (default; int[] overloads) or 64 (long[] overloads; every kind).
      */
     public Builder keyBits(int bits) {
-      if (bits != 32 && bits != 64) {
-        throw new InvalidArgumentException("keyBits must be 32 or 64, got " + bits);
-      }
-      this.keyBits = bits;
+      this.keyBits = ConfigChecks.keyBits(bits);
       return this;
     }
 
@@ -607,7 +604,7 @@ public final class HashTable implements AutoCloseable {
 
   private void insertSegments(boolean assign, MemorySegment keys, MemorySegment values, long n,
       MemorySegment outcomes) {
-    checkCount(n);
+    ConfigChecks.count(n);
     MemorySegment k = host(keys, "keys", width() * n, false, false);
     MemorySegment v = host(values, "values", width() * n, !assign, false);
     MemorySegment o = host(outcomes, "outcomes", n, true, true);
@@ -617,10 +614,10 @@ public final class HashTable implements AutoCloseable {
         return;
       }
       try (Arena a = Arena.ofConfined()) {
-        MemorySegment out = isAbsent(o) ? a.allocate(n) : o;
+        MemorySegment out = ConfigChecks.isAbsent(o) ? a.allocate(n) : o;
         int st = assign ? Native.insertOrAssign(handle, k, v, n, out, Native.MEM_HOST)
             : Native.insert(handle, k, v, n, out, Native.MEM_HOST);
-        finish(st == Status.OK ? null : Native.error(st), !isAbsent(o), out, k, n);
+        finish(st == Status.OK ? null : Native.error(st), !ConfigChecks.isAbsent(o), out, k, n);
       }
     } finally {
       release();
@@ -634,7 +631,7 @@ public final class HashTable implements AutoCloseable {
 
   /** As {@link #find(MemorySegment, MemorySegment, long, int)}; on a 64-bit table notFound is used in full. */
   public void find(MemorySegment keys, MemorySegment valuesOut, long n, long notFound) {
-    checkCount(n);
+    ConfigChecks.count(n);
     MemorySegment k = host(keys, "keys", width() * n, false, false);
     MemorySegment v = host(valuesOut, "valuesOut", width() * n, false, true);
     acquire();
@@ -651,7 +648,7 @@ public final class HashTable implements AutoCloseable {
 
   /** keys: n ints; found: n bytes, written 1/0. */
   public void contains(MemorySegment keys, MemorySegment found, long n) {
-    checkCount(n);
+    ConfigChecks.count(n);
     MemorySegment k = host(keys, "keys", width() * n, false, false);
     MemorySegment f = host(found, "found", n, false, true);
     acquire();
@@ -668,7 +665,7 @@ public final class HashTable implements AutoCloseable {
 
   /** keys: n ints; outcomes: n bytes or null/NULL. */
   public void erase(MemorySegment keys, long n, MemorySegment outcomes) {
-    checkCount(n);
+    ConfigChecks.count(n);
     MemorySegment k = host(keys, "keys", width() * n, false, false);
     MemorySegment o = host(outcomes, "outcomes", n, true, true);
     acquire();
@@ -677,7 +674,7 @@ public final class HashTable implements AutoCloseable {
         return;
       }
       int st = Native.erase(handle, k, n, o, Native.MEM_HOST);
-      finish(st == Status.OK ? null : Native.error(st), !isAbsent(o), null, k, n);
+      finish(st == Status.OK ? null : Native.error(st), !ConfigChecks.isAbsent(o), null, k, n);
     } finally {
       release();
     }
@@ -686,7 +683,7 @@ public final class HashTable implements AutoCloseable {
   /** ops: n bytes; keys: n ints; values: n ints (in/out); outcomes: n bytes or null/NULL. */
   public void batch(MemorySegment ops, MemorySegment keys, MemorySegment values, long n,
       MemorySegment outcomes) {
-    checkCount(n);
+    ConfigChecks.count(n);
     MemorySegment op = host(ops, "ops", n, false, false);
     MemorySegment k = host(keys, "keys", width() * n, false, false);
     MemorySegment v = host(values, "values", width() * n, false, true);
@@ -697,9 +694,9 @@ public final class HashTable implements AutoCloseable {
         return;
       }
       try (Arena a = Arena.ofConfined()) {
-        MemorySegment out = isAbsent(o) ? a.allocate(n) : o;
+        MemorySegment out = ConfigChecks.isAbsent(o) ? a.allocate(n) : o;
         int st = Native.batch(handle, op, k, v, n, out, Native.MEM_HOST);
-        finish(st == Status.OK ? null : Native.error(st), !isAbsent(o), out, k, n);
+        finish(st == Status.OK ? null : Native.error(st), !ConfigChecks.isAbsent(o), out, k, n);
       }
     } finally {
       release();
@@ -721,7 +718,7 @@ public final class HashTable implements AutoCloseable {
 
   private void insertDevice(boolean assign, DeviceBuffer keys, DeviceBuffer values, long n,
       DeviceBuffer outcomes) {
-    checkCount(n);
+    ConfigChecks.count(n);
     Objects.requireNonNull(keys, "keys");
     DeviceArgs d = new DeviceArgs(this, n);
     try {
@@ -737,7 +734,7 @@ public final class HashTable implements AutoCloseable {
   }
 
   public void find(DeviceBuffer keys, DeviceBuffer valuesOut, long n, int notFound) {
-    checkCount(n);
+    ConfigChecks.count(n);
     Objects.requireNonNull(keys, "keys");
     Objects.requireNonNull(valuesOut, "valuesOut");
     DeviceArgs d = new DeviceArgs(this, n);
@@ -751,7 +748,7 @@ public final class HashTable implements AutoCloseable {
   }
 
   public void contains(DeviceBuffer keys, DeviceBuffer found, long n) {
-    checkCount(n);
+    ConfigChecks.count(n);
     Objects.requireNonNull(keys, "keys");
     Objects.requireNonNull(found, "found");
     DeviceArgs d = new DeviceArgs(this, n);
@@ -765,7 +762,7 @@ public final class HashTable implements AutoCloseable {
   }
 
   public void erase(DeviceBuffer keys, long n, DeviceBuffer outcomes) {
-    checkCount(n);
+    ConfigChecks.count(n);
     Objects.requireNonNull(keys, "keys");
     DeviceArgs d = new DeviceArgs(this, n);
     try {
@@ -779,7 +776,7 @@ public final class HashTable implements AutoCloseable {
 
   public void batch(DeviceBuffer ops, DeviceBuffer keys, DeviceBuffer values, long n,
       DeviceBuffer outcomes) {
-    checkCount(n);
+    ConfigChecks.count(n);
     Objects.requireNonNull(ops, "ops");
     Objects.requireNonNull(keys, "keys");
     Objects.requireNonNull(values, "values");
@@ -967,7 +964,7 @@ public final class HashTable implements AutoCloseable {
    * {@link InvalidArgumentException} is thrown (size the segments from {@link #size()}).
    */
   public long retrieveAll(MemorySegment keys, MemorySegment values, long maxCount) {
-    checkCount(maxCount);
+    ConfigChecks.count(maxCount);
     MemorySegment k = host(keys, "keys", width() * maxCount, false, true);
     MemorySegment v = host(values, "values", width() * maxCount, false, true);
     acquire();
@@ -1117,23 +1114,12 @@ public final class HashTable implements AutoCloseable {
     }
   }
 
-  private static void checkCount(long n) {
-    if (n < 0) {
-      throw new InvalidArgumentException("n must be >= 0, got " + n);
-    }
-    if (n > Long.MAX_VALUE / 8) {
-      throw new InvalidArgumentException("n is too large: " + n);
-    }
-  }
 
-  private static boolean isAbsent(MemorySegment s) {
-    return s == null || (s.isNative() && s.address() == 0);
-  }
 
   /** Checks a host segment argument; returns it, or MemorySegment.NULL for an absent optional one. */
   private static MemorySegment host(MemorySegment s, String name, long bytes, boolean optional,
       boolean written) {
-    if (isAbsent(s)) {
+    if (ConfigChecks.isAbsent(s)) {
       if (optional) {
         return MemorySegment.NULL;
       }

@@ -124,10 +124,7 @@ public final class Join implements AutoCloseable {
 
     /** Width of keys: 32 (int) or 64 (long; CPU kind only). Set by the array overloads. */
     public Builder keyBits(int bits) {
-      if (bits != 32 && bits != 64) {
-        throw new InvalidArgumentException("keyBits must be 32 or 64, got " + bits);
-      }
-      this.keyBits = bits;
+      this.keyBits = ConfigChecks.keyBits(bits);
       return this;
     }
 
@@ -149,14 +146,14 @@ public final class Join implements AutoCloseable {
 
     /** keys: n values of keyBits bits in native memory (read in place). */
     public Join build(MemorySegment keys, long n) {
-      checkCount(n);
+      ConfigChecks.count(n);
       return create(host(keys, "keys", n * (keyBits / 8)), n, Native.MEM_HOST);
     }
 
     /** keys: n int32 keys on the device (GPU kinds). */
     public Join build(DeviceBuffer keys, long n) {
       Objects.requireNonNull(keys, "keys");
-      checkCount(n);
+      ConfigChecks.count(n);
       checkBuffer(keys, "keys", n * 4);
       MemorySegment k = keys.acquire();
       try {
@@ -231,7 +228,7 @@ public final class Join implements AutoCloseable {
 
   /** hashes: n longs written. */
   public void hash(MemorySegment keys, long n, MemorySegment hashes) {
-    checkCount(n);
+    ConfigChecks.count(n);
     MemorySegment k = host(keys, "keys", n * width());
     MemorySegment h = host(hashes, "hashes", n * 8);
     locked(() -> {
@@ -244,7 +241,7 @@ public final class Join implements AutoCloseable {
 
   /** Device columns: hashes (n longs) written on the device. */
   public void hash(DeviceBuffer keys, long n, DeviceBuffer hashes) {
-    checkCount(n);
+    ConfigChecks.count(n);
     checkBuffer(keys, "keys", n * 4);
     checkBuffer(hashes, "hashes", n * 8);
     onDevice(keys, k -> {
@@ -278,34 +275,30 @@ public final class Join implements AutoCloseable {
 
   /** Number of (probe row, build row) pairs of a probe with these keys. */
   public long count(int[] keys) {
-    return countArray(keys, null);
+    return countArray(keys);
   }
 
   public long count(long[] keys) {
-    return countArray(keys, null);
+    return countArray(keys);
   }
 
   /** keys: n keys in native memory (read in place). */
   public long count(MemorySegment keys, long n) {
-    checkCount(n);
+    ConfigChecks.count(n);
     MemorySegment k = host(keys, "keys", n * width());
     return locked(() -> Native.joinCount(handle, k, MemorySegment.NULL, n, Native.MEM_HOST));
   }
 
   /** keys: n int32 keys on the device. */
   public long count(DeviceBuffer keys, long n) {
-    checkCount(n);
+    ConfigChecks.count(n);
     checkBuffer(keys, "keys", n * 4);
     return onDevice(keys, k -> Native.joinCount(handle, k, MemorySegment.NULL, n, Native.MEM_DEVICE));
   }
 
-  private long countArray(Object keys, long[] hashes) {
+  private long countArray(Object keys) {
     int n = length(keys);
-    checkHashes(hashes, n);
-    return locked(() -> {
-      return Native.joinCount(handle, staged(KEYS, keys), hashes == null ? MemorySegment.NULL : staged(HASHES, hashes),
-          n, Native.MEM_HOST);
-    });
+    return locked(() -> Native.joinCount(handle, staged(KEYS, keys), MemorySegment.NULL, n, Native.MEM_HOST));
   }
 
   // ---- inner join ----------------------------------------------------------------------------
@@ -335,9 +328,9 @@ public final class Join implements AutoCloseable {
 
   /** As {@link #probe(MemorySegment, long)}; hashes: n longs from {@link #hash}, or NULL. */
   public JoinPairs probe(MemorySegment keys, MemorySegment hashes, long n) {
-    checkCount(n);
+    ConfigChecks.count(n);
     MemorySegment k = host(keys, "keys", n * width());
-    MemorySegment h = isAbsent(hashes) ? MemorySegment.NULL : host(hashes, "hashes", n * 8);
+    MemorySegment h = ConfigChecks.isAbsent(hashes) ? MemorySegment.NULL : host(hashes, "hashes", n * 8);
     return locked(() -> probeInto(k, h, n));
   }
 
@@ -347,10 +340,10 @@ public final class Join implements AutoCloseable {
    */
   public long probe(MemorySegment keys, MemorySegment hashes, long n, MemorySegment probeRows,
       MemorySegment buildRows, long capacity) {
-    checkCount(n);
-    checkCount(capacity);
+    ConfigChecks.count(n);
+    ConfigChecks.count(capacity);
     MemorySegment k = host(keys, "keys", n * width());
-    MemorySegment h = isAbsent(hashes) ? MemorySegment.NULL : host(hashes, "hashes", n * 8);
+    MemorySegment h = ConfigChecks.isAbsent(hashes) ? MemorySegment.NULL : host(hashes, "hashes", n * 8);
     MemorySegment p = host(probeRows, "probeRows", capacity * 4);
     MemorySegment b = host(buildRows, "buildRows", capacity * 4);
     return locked(() -> Native.joinProbe(handle, k, h, n, p, b, capacity, Native.MEM_HOST));
@@ -366,7 +359,7 @@ public final class Join implements AutoCloseable {
 
   /** As {@link #probe(DeviceBuffer, long, DeviceBuffer, DeviceBuffer)}; hashes: n longs from hash, or null. */
   public long probe(DeviceBuffer keys, DeviceBuffer hashes, long n, DeviceBuffer probeRows, DeviceBuffer buildRows) {
-    checkCount(n);
+    ConfigChecks.count(n);
     checkBuffer(keys, "keys", n * 4);
     if (hashes != null) {
       checkBuffer(hashes, "hashes", n * 8);
@@ -445,7 +438,7 @@ public final class Join implements AutoCloseable {
 
   /** Semi (anti = false) or anti join of n keys in native memory; rows: room for n ints. Returns rows written. */
   public long semi(MemorySegment keys, long n, boolean anti, MemorySegment rows) {
-    checkCount(n);
+    ConfigChecks.count(n);
     MemorySegment k = host(keys, "keys", n * width());
     MemorySegment r = host(rows, "rows", n * 4);
     return locked(() -> Native.joinSemi(handle, k, MemorySegment.NULL, n, anti, r, Native.MEM_HOST));
@@ -453,7 +446,7 @@ public final class Join implements AutoCloseable {
 
   /** Device columns: rows needs room for n ints. Returns rows written. */
   public long semi(DeviceBuffer keys, long n, boolean anti, DeviceBuffer rows) {
-    checkCount(n);
+    ConfigChecks.count(n);
     checkBuffer(keys, "keys", n * 4);
     checkBuffer(rows, "rows", n * 4);
     return onDevice(keys, k -> {
@@ -577,14 +570,6 @@ public final class Join implements AutoCloseable {
     return s;
   }
 
-  private static void checkCount(long n) {
-    if (n < 0) {
-      throw new InvalidArgumentException("n must be >= 0, got " + n);
-    }
-    if (n > Long.MAX_VALUE / 8) {
-      throw new InvalidArgumentException("n is too large: " + n);
-    }
-  }
 
   private static void checkBuffer(DeviceBuffer b, String name, long bytes) {
     Objects.requireNonNull(b, name);
@@ -593,9 +578,6 @@ public final class Join implements AutoCloseable {
     }
   }
 
-  private static boolean isAbsent(MemorySegment s) {
-    return s == null || (s.isNative() && s.address() == 0);
-  }
 
   /** A required native segment of at least `bytes` bytes (heap segments are rejected). */
   private static MemorySegment host(MemorySegment s, String name, long bytes) {

@@ -190,38 +190,48 @@ public final class Native {
   public static long tableCreate(Config c) {
     ensureLoaded();
     try (Arena a = Arena.ofConfined()) {
-      MemorySegment cfg = wx_config.allocate(a);
-      check(wixlib_h.wx_config_init(cfg, c.kind()));
-      if (c.capacity() != null) {
-        wx_config.capacity(cfg, c.capacity());
-      }
-      if (c.maxLoadFactor() != null) {
-        wx_config.max_load_factor(cfg, c.maxLoadFactor());
-      }
-      if (c.minLoadFactor() != null) {
-        wx_config.min_load_factor(cfg, c.minLoadFactor());
-      }
-      if (c.device() != null) {
-        wx_config.device(cfg, c.device());
-      }
-      if (c.grow() != null) {
-        wx_config.grow(cfg, c.grow());
-      }
-      if (c.threads() != null) {
-        wx_config.threads(cfg, c.threads());
-      }
-      if (c.keyBits() != null) { // keys and values have one width (32/32 or 64/64)
-        wx_config.key_bits(cfg, c.keyBits());
-        wx_config.value_bits(cfg, c.keyBits());
-      }
       MemorySegment out = a.allocate(ADDRESS);
-      check(wixlib_h.wx_table_create(cfg, out));
-      long handle = out.get(ADDRESS, 0).address();
-      if (handle == 0) {
-        throw Status.toException(Status.INTERNAL, "wx_table_create returned WX_OK and a NULL table");
-      }
-      return handle;
+      check(wixlib_h.wx_table_create(config(a, c), out));
+      return handle(out, "wx_table_create returned WX_OK and a NULL table");
     }
+  }
+
+  /** A wx_config in {@code a}: wx_config_init's defaults for the kind, then every non-null field of c. */
+  private static MemorySegment config(Arena a, Config c) {
+    MemorySegment cfg = wx_config.allocate(a);
+    check(wixlib_h.wx_config_init(cfg, c.kind()));
+    if (c.capacity() != null) {
+      wx_config.capacity(cfg, c.capacity());
+    }
+    if (c.maxLoadFactor() != null) {
+      wx_config.max_load_factor(cfg, c.maxLoadFactor());
+    }
+    if (c.minLoadFactor() != null) {
+      wx_config.min_load_factor(cfg, c.minLoadFactor());
+    }
+    if (c.device() != null) {
+      wx_config.device(cfg, c.device());
+    }
+    if (c.grow() != null) {
+      wx_config.grow(cfg, c.grow());
+    }
+    if (c.threads() != null) {
+      wx_config.threads(cfg, c.threads());
+    }
+    if (c.keyBits() != null) { // keys and values have one width (32/32 or 64/64)
+      wx_config.key_bits(cfg, c.keyBits());
+      wx_config.value_bits(cfg, c.keyBits());
+    }
+    return cfg;
+  }
+
+  /** The handle a create call wrote to {@code out}; a NULL one after WX_OK is an internal error. */
+  private static long handle(MemorySegment out, String ifNull) {
+    long handle = out.get(ADDRESS, 0).address();
+    if (handle == 0) {
+      throw Status.toException(Status.INTERNAL, ifNull);
+    }
+    return handle;
   }
 
   /** Destroys a table; returns the status (cleaners ignore it). */
@@ -317,48 +327,15 @@ public final class Native {
     }
   }
 
-  // ---- pre-hashed calls and joins --------------------------------------------------------------
-
-  public static int hashKeys(long table, MemorySegment keys, MemorySegment hashes, long n, int mem) {
-    return wixlib_h.wx_hash_keys(ptr(table), keys, hashes, n, mem, MemorySegment.NULL);
-  }
-
-  public static int findHashed(long table, MemorySegment keys, MemorySegment hashes, MemorySegment values, long n,
-      long notFound, int mem) {
-    return wixlib_h.wx_find_hashed(ptr(table), keys, hashes, values, n, notFound, mem, MemorySegment.NULL);
-  }
-
-  public static int insertHashed(long table, MemorySegment keys, MemorySegment hashes, MemorySegment values,
-      long n, MemorySegment outcomes, int mem) {
-    return wixlib_h.wx_insert_hashed(ptr(table), keys, hashes, values, n, outcomes, mem, MemorySegment.NULL);
-  }
+  // ---- joins --------------------------------------------------------------
 
   /** Creates a join over n build keys (key width from keyBits); returns its handle address. */
   public static long joinCreate(Config c, int build, MemorySegment keys, long n, int mem) {
     ensureLoaded();
     try (Arena a = Arena.ofConfined()) {
-      MemorySegment cfg = wx_config.allocate(a);
-      check(wixlib_h.wx_config_init(cfg, c.kind()));
-      if (c.maxLoadFactor() != null) {
-        wx_config.max_load_factor(cfg, c.maxLoadFactor());
-      }
-      if (c.device() != null) {
-        wx_config.device(cfg, c.device());
-      }
-      if (c.threads() != null) {
-        wx_config.threads(cfg, c.threads());
-      }
-      if (c.keyBits() != null) {
-        wx_config.key_bits(cfg, c.keyBits());
-        wx_config.value_bits(cfg, c.keyBits());
-      }
       MemorySegment out = a.allocate(ADDRESS);
-      check(wixlib_h.wx_join_create(cfg, build, keys, n, mem, MemorySegment.NULL, out));
-      long handle = out.get(ADDRESS, 0).address();
-      if (handle == 0) {
-        throw Status.toException(Status.INTERNAL, "wx_join_create returned WX_OK and a NULL join");
-      }
-      return handle;
+      check(wixlib_h.wx_join_create(config(a, c), build, keys, n, mem, MemorySegment.NULL, out));
+      return handle(out, "wx_join_create returned WX_OK and a NULL join");
     }
   }
 
