@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "common/api_hooks.hpp"
 #include "common/device.hpp"
 #include "common/error.hpp"
 #include "common/table.hpp"
@@ -30,57 +31,19 @@ namespace {
 
 thread_local std::string t_last_error;
 
-// Runs f, mapping exceptions to a status and this thread's message.
-template <typename F>
-int32_t guarded(F&& f) {
-  try {
-    t_last_error.clear();
-    return f();
-  } catch (const wx::Error& e) {
-    t_last_error = e.what();
-    return e.status();
-  } catch (const std::bad_alloc&) {
-    t_last_error = "host memory allocation failed";
-    return WX_ERR_OUT_OF_MEMORY;
-  } catch (const std::exception& e) {
-    t_last_error = std::string("internal error: ") + e.what();
-    return WX_ERR_INTERNAL;
-  } catch (...) {
-    t_last_error = "internal error: unknown exception";
-    return WX_ERR_INTERNAL;
-  }
-}
-
-void require(bool cond, const std::string& message) {
-  if (!cond) wx::fail(WX_ERR_INVALID_ARGUMENT, message);
-}
+using wx::api::guarded;
+using wx::api::is_gpu_kind;
+using wx::api::kMaxBatch;
+using wx::api::require;
+using wx::api::status_of;
 
 void require_table(const wx_table* t) { require(t != nullptr && t->impl, "table is NULL"); }
-
-bool is_gpu_kind(int32_t kind) { return kind == WX_KIND_GLHT || kind == WX_KIND_HIVE; }
 
 // Width checks are per table; pointers may be NULL only when n == 0 or the argument is optional.
 void require_array(const void* p, uint64_t n, const char* what) {
   require(n == 0 || p != nullptr, std::string(what) + " is NULL");
 }
 
-constexpr uint64_t kMaxBatch = uint64_t(1) << 40;
-
-// Turns a backend's counts into the call's status.
-int32_t status_of(const wx::BatchResult& r, uint64_t n, int32_t key_bits) {
-  if (r.invalid > 0) {
-    t_last_error = std::to_string(r.invalid) + " of " + std::to_string(n) + " elements carried a reserved key (" +
-                   (key_bits == 64 ? "0xFFFFFFFFFFFFFFFF or 0xFFFFFFFFFFFFFFFE" : "0xFFFFFFFF or 0xFFFFFFFE") +
-                   ") and were not applied";
-    return WX_ERR_INVALID_KEY;
-  }
-  if (r.full > 0) {
-    t_last_error = std::to_string(r.full) + " of " + std::to_string(n) +
-                   " inserts found no room (table full and not allowed to grow, or out of memory)";
-    return WX_ERR_FULL;
-  }
-  return WX_OK;
-}
 
 // Checks arrays flagged as device memory really are device memory of the table's device.
 void check_device_arrays(wx_table* t, int32_t mem, std::initializer_list<std::pair<const void*, uint64_t>> arrays) {
@@ -410,6 +373,22 @@ int32_t wx_retrieve_all(wx_table* t, void* keys, void* values, uint64_t max_coun
 // Internal hooks for the other C-API files (join/): the handle's parts and this thread's message.
 namespace wx::api {
 std::string& last_error() { return t_last_error; }
+
+int32_t status_of(const wx::BatchResult& r, uint64_t n, int32_t key_bits) {
+  if (r.invalid > 0) {
+    t_last_error = std::to_string(r.invalid) + " of " + std::to_string(n) + " elements carried a reserved key (" +
+                   (key_bits == 64 ? "0xFFFFFFFFFFFFFFFF or 0xFFFFFFFFFFFFFFFE" : "0xFFFFFFFF or 0xFFFFFFFE") +
+                   ") and were not applied";
+    return WX_ERR_INVALID_KEY;
+  }
+  if (r.full > 0) {
+    t_last_error = std::to_string(r.full) + " of " + std::to_string(n) +
+                   " inserts found no room (table full and not allowed to grow, or out of memory)";
+    return WX_ERR_FULL;
+  }
+  return WX_OK;
+}
+
 wx::Table& table_of(wx_table* t) { return *t->impl; }
 std::mutex& mutex_of(wx_table* t) { return t->mu; }
 void* stream_of(wx_table* t) { return t->stream; }

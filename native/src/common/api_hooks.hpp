@@ -1,5 +1,5 @@
 // What api.cpp shares with the other C-API files (join/): a table handle's parts and this thread's
-// error message, plus the guard that maps exceptions to statuses the same way api.cpp does.
+// error message, the guard that maps exceptions to statuses, and the checks every call makes.
 #pragma once
 #include <mutex>
 #include <new>
@@ -41,5 +41,12 @@ int32_t guarded(F&& f) {
 inline void require(bool cond, const std::string& message) {
   if (!cond) fail(WX_ERR_INVALID_ARGUMENT, message);
 }
+
+constexpr uint64_t kMaxBatch = uint64_t(1) << 40;  // elements in one bulk call
+
+inline bool is_gpu_kind(int32_t kind) { return kind == WX_KIND_GLHT || kind == WX_KIND_HIVE; }
+
+// Turns a backend's counts into the call's status (and this thread's message when not WX_OK).
+int32_t status_of(const BatchResult& r, uint64_t n, int32_t key_bits);
 
 }  // namespace wx::api

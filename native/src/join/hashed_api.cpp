@@ -9,24 +9,10 @@
 namespace {
 
 using wx::api::guarded;
+using wx::api::kMaxBatch;
 using wx::api::require;
+using wx::api::status_of;
 using wx::join::HashedOp;
-
-constexpr uint64_t kMaxBatch = uint64_t(1) << 40;
-
-int32_t status_of(const wx::BatchResult& r, uint64_t n) {
-  if (r.invalid > 0) {
-    wx::api::last_error() = std::to_string(r.invalid) + " of " + std::to_string(n) +
-                            " elements carried a reserved key and were not applied";
-    return WX_ERR_INVALID_KEY;
-  }
-  if (r.full > 0) {
-    wx::api::last_error() = std::to_string(r.full) + " of " + std::to_string(n) +
-                            " inserts found no room (table full and not allowed to grow, or out of memory)";
-    return WX_ERR_FULL;
-  }
-  return WX_OK;
-}
 
 int32_t hashed_call(wx_table* t, HashedOp op, const void* keys, const uint64_t* hashes, uint64_t* hashes_out,
                     void* values, uint8_t* outcomes, uint64_t n, uint64_t not_found, int32_t mem, void* stream) {
@@ -53,7 +39,7 @@ int32_t hashed_call(wx_table* t, HashedOp op, const void* keys, const uint64_t* 
     if (table.on_device() && mem == WX_MEM_HOST)
       return status_of(wx::join::run_hashed_staged(table, op, keys, hashes, hashes_out, values, outcomes, n, not_found,
                                                    table.device(), st),
-                       n);
+                       n, c.key_bits);
     wx::Batch b;
     b.keys = keys;
     b.n = n;
@@ -65,11 +51,11 @@ int32_t hashed_call(wx_table* t, HashedOp op, const void* keys, const uint64_t* 
       case HashedOp::find:
         b.values_out = values;
         b.not_found = not_found;
-        return status_of(table.find_hashed(b, hashes), n);
+        return status_of(table.find_hashed(b, hashes), n, c.key_bits);
       case HashedOp::insert:
         b.values_in = values;
         b.outcomes = outcomes;
-        return status_of(table.insert_hashed(b, hashes), n);
+        return status_of(table.insert_hashed(b, hashes), n, c.key_bits);
     }
     return WX_ERR_INTERNAL;
   });

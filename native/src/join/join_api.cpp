@@ -24,9 +24,8 @@ struct wx_join {
 namespace {
 
 using wx::api::guarded;
+using wx::api::is_gpu_kind;
 using wx::api::require;
-
-bool is_gpu_kind(int32_t kind) { return kind == WX_KIND_GLHT || kind == WX_KIND_HIVE; }
 
 void require_join(const wx_join* j) { require(j != nullptr && j->engine, "join is NULL"); }
 
