@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.wixlib.TableKind;
-import org.wixlib.UnsupportedKindException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -108,7 +107,7 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--key-bits", paramLabel = "B", defaultValue = "32",
       description = "Width of keys and values: 32 (int) or 64 (long: tables built with keyBits(64), bulk ops"
-          + " only; a kind without 64-bit tables is reported unavailable) (default: ${DEFAULT-VALUE}).")
+          + " only) (default: ${DEFAULT-VALUE}).")
   int keyBits;
 
   @Mixin SuiteOptions suite;
@@ -147,10 +146,12 @@ final class BenchCommand implements Callable<Integer> {
       }
     }
     BenchData data = null;
+    WideBenchData wide = null;
     List<BenchData.Mixed> mixed = new ArrayList<>();
     if (unavailable.size() < kinds.size()) {
       output.progress("bench: generating " + n + " present and " + n + " absent keys (seed " + table.seed + ")");
       data = new BenchData(table.seed, n);
+      wide = keyBits == 64 ? new WideBenchData(data) : null;
       for (Mix m : mixes) {
         mixed.add(new BenchData.Mixed(table.seed, m, n, range));
       }
@@ -165,13 +166,7 @@ final class BenchCommand implements Callable<Integer> {
       }
       List<BenchRunner.Result> results = new ArrayList<>();
       if (keyBits == 64) {
-        try {
-          results.addAll(new WideBenchRunner(kind, params, output).bulk(new WideBenchData(data)));
-        } catch (UnsupportedKindException e) {  // a kind without 64-bit tables
-          unavailable.put(kind, e.getMessage());
-          r.row(name, "-", null, null, null, null, null, null, null, "unavailable: " + e.getMessage());
-          continue;
-        }
+        results.addAll(new WideBenchRunner(kind, params, output).bulk(wide));
       } else {
         BenchRunner runner = new BenchRunner(kind, params, output);
         results.addAll(runner.bulk(data));

@@ -44,7 +44,7 @@ final class WideBenchRunner {
     String note = "";
     for (int rep = -p.warmup(); rep < p.reps(); rep++) {
       Throughput[] sink = rep >= 0 ? e2e : BenchRunner.newSamples();
-      try (HashTable t = newTable(n)) {
+      try (HashTable t = newTable(p.tableCapacity(n))) {
         if (kind.isGpu()) {
           t.contains(d.absent, new byte[n]);  // the one-time staging setup, untimed (as BenchRunner)
         }
@@ -90,7 +90,7 @@ final class WideBenchRunner {
         DeviceBuffer dOut = DeviceBuffer.allocate(p.device(), 8L * n)) {
       for (int rep = -p.warmup(); rep < p.reps(); rep++) {
         Throughput[] sink = rep >= 0 ? samples : BenchRunner.newSamples();
-        try (HashTable t = newTable(n)) {
+        try (HashTable t = newTable(p.tableCapacity(n))) {
           t.insert(keys, values, n, null);
           sink[0].addMillis(n, t.stats().lastKernelMillis());
           Checks.size(name, t.size(), n, "insert (device-resident)");
