@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "common/cuda_util.cuh"
+#include "common/env.hpp"
 
 namespace wx::dev {
 
@@ -19,15 +20,6 @@ namespace {
 
 constexpr uint64_t kDefaultChunk = uint64_t(1) << 21;
 constexpr uint64_t kMinSplit = uint64_t(1) << 20;  // smaller copies are not worth waking threads
-
-uint64_t env_u64(const char* name, uint64_t fallback, uint64_t lo, uint64_t hi) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  const unsigned long long x = std::strtoull(v, &end, 0);
-  if (end == v || *end || x < lo || x > hi) return fallback;
-  return x;
-}
 
 uint64_t round_up_pow2(uint64_t x) {
   uint64_t p = 1024;
@@ -77,8 +69,7 @@ struct Stager::Pipe {
 };
 
 Stager::Stager(int device, uint64_t elem_bytes)
-    : key_bytes_(elem_bytes),
-      value_bytes_(elem_bytes),
+    : elem_bytes_(elem_bytes),
       device_(device),
       chunk_(env_u64("WIXLIB_STAGING_CHUNK", kDefaultChunk, 1024, uint64_t(1) << 26)) {
   DeviceScope scope(device_);
@@ -117,7 +108,7 @@ void Stager::reserve(uint64_t elems, unsigned slots) {
   const uint64_t cap = std::max(cap_, round_up_pow2(elems));
   const unsigned n = std::max(nslots_, slots);
   release();
-  const uint64_t bytes = cap * (key_bytes_ + value_bytes_ + 2);
+  const uint64_t bytes = cap * (2 * elem_bytes_ + 2);
   bool pinned = true;
   for (unsigned i = 0; i < n; ++i) {
     Slot& s = slots_[i];
@@ -172,10 +163,10 @@ void Stager::pack(const Plan& p, unsigned slot, uint64_t c) {
   if (!pinned()) return;
   const uint64_t off = p.begin(c), m = p.size(c);
   char* h = slots_[slot].host;
-  parallel_copy(h, static_cast<const char*>(p.host.keys) + off * key_bytes_, m * key_bytes_);
+  parallel_copy(h, static_cast<const char*>(p.host.keys) + off * elem_bytes_, m * elem_bytes_);
   if (p.values_in)
-    parallel_copy(h + cap_ * key_bytes_, static_cast<const char*>(p.host.values_in) + off * value_bytes_, m * value_bytes_);
-  if (p.host.ops) parallel_copy(h + cap_ * (key_bytes_ + value_bytes_), p.host.ops + off, m);
+    parallel_copy(h + cap_ * elem_bytes_, static_cast<const char*>(p.host.values_in) + off * elem_bytes_, m * elem_bytes_);
+  if (p.host.ops) parallel_copy(h + cap_ * (2 * elem_bytes_), p.host.ops + off, m);
 }
 
 void Stager::unpack(const Plan& p, unsigned slot, uint64_t c) {
@@ -183,8 +174,8 @@ void Stager::unpack(const Plan& p, unsigned slot, uint64_t c) {
   const uint64_t off = p.begin(c), m = p.size(c);
   const char* h = slots_[slot].host;
   if (p.values_out)
-    parallel_copy(static_cast<char*>(p.host.values_out) + off * value_bytes_, h + cap_ * key_bytes_, m * value_bytes_);
-  if (p.host.outcomes) parallel_copy(p.host.outcomes + off, h + cap_ * (key_bytes_ + value_bytes_ + 1), m);
+    parallel_copy(static_cast<char*>(p.host.values_out) + off * elem_bytes_, h + cap_ * elem_bytes_, m * elem_bytes_);
+  if (p.host.outcomes) parallel_copy(p.host.outcomes + off, h + cap_ * (2 * elem_bytes_ + 1), m);
 }
 
 void Stager::copy_in(const Plan& p, unsigned slot, uint64_t c, cudaStream_t s) {
@@ -195,13 +186,13 @@ void Stager::copy_in(const Plan& p, unsigned slot, uint64_t c, cudaStream_t s) {
   auto src = [&](const void* caller, uint64_t slot_offset, uint64_t width) -> const void* {
     return pin ? static_cast<const void*>(sl.host + slot_offset) : static_cast<const char*>(caller) + off * width;
   };
-  WX_CUDA(cudaMemcpyAsync(sl.dev, src(p.host.keys, 0, key_bytes_), m * key_bytes_, cudaMemcpyHostToDevice, s));
+  WX_CUDA(cudaMemcpyAsync(sl.dev, src(p.host.keys, 0, elem_bytes_), m * elem_bytes_, cudaMemcpyHostToDevice, s));
   if (p.values_in)
-    WX_CUDA(cudaMemcpyAsync(sl.dev + cap_ * key_bytes_, src(p.host.values_in, cap_ * key_bytes_, value_bytes_),
-                            m * value_bytes_, cudaMemcpyHostToDevice, s));
+    WX_CUDA(cudaMemcpyAsync(sl.dev + cap_ * elem_bytes_, src(p.host.values_in, cap_ * elem_bytes_, elem_bytes_),
+                            m * elem_bytes_, cudaMemcpyHostToDevice, s));
   if (p.host.ops)
-    WX_CUDA(cudaMemcpyAsync(sl.dev + cap_ * (key_bytes_ + value_bytes_),
-                            src(p.host.ops, cap_ * (key_bytes_ + value_bytes_), 1), m, cudaMemcpyHostToDevice, s));
+    WX_CUDA(cudaMemcpyAsync(sl.dev + cap_ * (2 * elem_bytes_),
+                            src(p.host.ops, cap_ * (2 * elem_bytes_), 1), m, cudaMemcpyHostToDevice, s));
 }
 
 void Stager::copy_out(const Plan& p, unsigned slot, uint64_t c, cudaStream_t s) {
@@ -212,10 +203,10 @@ void Stager::copy_out(const Plan& p, unsigned slot, uint64_t c, cudaStream_t s) 
     return pin ? static_cast<void*>(sl.host + slot_offset) : static_cast<char*>(caller) + off * width;
   };
   if (p.values_out)
-    WX_CUDA(cudaMemcpyAsync(dst(p.host.values_out, cap_ * key_bytes_, value_bytes_), sl.dev + cap_ * key_bytes_,
-                            m * value_bytes_, cudaMemcpyDeviceToHost, s));
+    WX_CUDA(cudaMemcpyAsync(dst(p.host.values_out, cap_ * elem_bytes_, elem_bytes_), sl.dev + cap_ * elem_bytes_,
+                            m * elem_bytes_, cudaMemcpyDeviceToHost, s));
   if (p.host.outcomes) {
-    const uint64_t at = cap_ * (key_bytes_ + value_bytes_ + 1);
+    const uint64_t at = cap_ * (2 * elem_bytes_ + 1);
     WX_CUDA(cudaMemcpyAsync(dst(p.host.outcomes, at, 1), sl.dev + at, m, cudaMemcpyDeviceToHost, s));
   }
 }
@@ -227,11 +218,11 @@ Batch Stager::device_batch(const Plan& p, unsigned slot, uint64_t c) const {
   d.not_found = p.host.not_found;
   d.stream = p.host.stream;
   d.keys = dev;
-  void* values = dev + cap_ * key_bytes_;
+  void* values = dev + cap_ * elem_bytes_;
   d.values_in = p.values_in ? values : nullptr;
   d.values_out = p.values_out ? values : nullptr;
-  if (p.host.ops) d.ops = reinterpret_cast<const uint8_t*>(dev + cap_ * (key_bytes_ + value_bytes_));
-  if (p.host.outcomes) d.outcomes = reinterpret_cast<uint8_t*>(dev + cap_ * (key_bytes_ + value_bytes_ + 1));
+  if (p.host.ops) d.ops = reinterpret_cast<const uint8_t*>(dev + cap_ * (2 * elem_bytes_));
+  if (p.host.outcomes) d.outcomes = reinterpret_cast<uint8_t*>(dev + cap_ * (2 * elem_bytes_ + 1));
   return d;
 }
 

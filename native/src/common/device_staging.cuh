@@ -60,7 +60,7 @@ class Stager {
 
   static constexpr unsigned kMaxSlots = 3;
 
-  const uint64_t key_bytes_, value_bytes_;  // per element
+  const uint64_t elem_bytes_;  // bytes of one key, and of one value (tables have one width)
   int device_;
   uint64_t chunk_;
   uint64_t cap_ = 0;  // elements per slot

@@ -1,12 +1,12 @@
 // GLHT table object: owns the device slot array and counters, runs the bulk ops as kernel passes
 // (re-running unfinished elements, growing by rehash when inserts find no room).
 #pragma once
-#include <cstdlib>
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
 #include "common/cuda_util.cuh"
+#include "common/env.hpp"
 #include "common/table.hpp"
 #include "glht/glht_kernels.cuh"
 
@@ -77,7 +77,7 @@ class GlhtTableT final : public Table {
   uint64_t displacements_base_ = 0;  // moves counted by tables replaced in rehashes
   uint64_t errors_base_ = 0;
   double last_ms_ = 0.0;
-  bool trace_ = std::getenv("WIXLIB_TRACE") != nullptr;
+  bool trace_ = trace_on();
 };
 
 using GlhtTable = GlhtTableT<Narrow>;

@@ -13,6 +13,7 @@
 #include "hive/hive_table.cuh"
 
 #include "common/combine.hpp"
+#include "common/env.hpp"
 
 namespace wx::hive {
 namespace {
@@ -28,7 +29,7 @@ constexpr uint64_t kGroupMin = 1u << 16;      // mixed chunks from which element
 // WIXLIB_TRACE=1: each insert-type chunk prints where its time went (phase 1, phase 2, stash drain)
 // to stderr. The marks synchronise the stream, so traced runs are slower; for diagnosis only.
 struct Trace {
-  bool on = std::getenv("WIXLIB_TRACE") != nullptr;
+  bool on = trace_on();
   std::chrono::steady_clock::time_point t = std::chrono::steady_clock::now();
   double lap(cudaStream_t s) {
     if (!on) return 0;
