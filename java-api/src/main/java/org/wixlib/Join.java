@@ -10,6 +10,7 @@ import java.lang.ref.Reference;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import org.wixlib.internal.Native;
+import org.wixlib.internal.Scratch;
 
 /**
  * A hash join's build side: a table over a build key column (row i = keys[i]), probed with key columns
@@ -59,9 +60,8 @@ public final class Join implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   private final Cleaner.Cleanable cleanable;
   private volatile boolean closed;
-  // Off-heap staging of the array overloads, kept between calls (grown, never shrunk; used under the
-  // lock): a fresh allocation per call would zero and fault in new pages every time.
-  private final MemorySegment[] scratch = new MemorySegment[4];
+  // Off-heap staging of the array overloads, kept between calls (used under the lock); dropped on close.
+  private Scratch scratch = new Scratch(4);
   private static final int KEYS = 0, HASHES = 1, OUT_A = 2, OUT_B = 3;
 
   private Join(TableKind kind, int keyBits, Build build, long handle) {
@@ -194,7 +194,7 @@ public final class Join implements AutoCloseable {
       if (!closed) {
         closed = true;
         cleanable.clean();
-        java.util.Arrays.fill(scratch, null); // the auto arena frees them
+        scratch = null; // its auto arena frees the regions
       }
     } finally {
       lock.unlock();
@@ -264,7 +264,7 @@ public final class Join implements AutoCloseable {
       if (n == 0) {
         return out;
       }
-      MemorySegment h = scratch(HASHES, 8L * n);
+      MemorySegment h = scratch.region(HASHES, 8L * n);
       Native.joinHash(handle, staged(KEYS, keys), h, n, Native.MEM_HOST);
       MemorySegment.copy(h, JAVA_LONG, 0, out, 0, n);
       return out;
@@ -397,10 +397,10 @@ public final class Join implements AutoCloseable {
    */
   private JoinPairs probeInto(MemorySegment keys, MemorySegment hashes, long n) {
     // The room the scratch already has is used too: a MULTI build's second probe usually fits at once.
-    long capacity = Math.max(n, scratch[OUT_A] == null ? 0 : scratch[OUT_A].byteSize() / 4);
+    long capacity = Math.max(n, scratch.capacity(OUT_A) / 4);
     for (int attempt = 0; ; attempt++) {
-      MemorySegment p = scratch(OUT_A, 4 * capacity);
-      MemorySegment b = scratch(OUT_B, 4 * capacity);
+      MemorySegment p = scratch.region(OUT_A, 4 * capacity);
+      MemorySegment b = scratch.region(OUT_B, 4 * capacity);
       long count = Native.joinProbe(handle, keys, hashes, n, p, b, capacity, Native.MEM_HOST);
       if (count <= capacity) {
         if (count > Integer.MAX_VALUE - 8) {
@@ -462,7 +462,7 @@ public final class Join implements AutoCloseable {
   private int[] semiArray(Object keys, boolean anti) {
     int n = length(keys);
     return locked(() -> {
-      MemorySegment r = scratch(OUT_A, 4L * n);
+      MemorySegment r = scratch.region(OUT_A, 4L * n);
       long count = Native.joinSemi(handle, staged(KEYS, keys), MemorySegment.NULL, n, anti, r, Native.MEM_HOST);
       return r.asSlice(0, count * 4).toArray(JAVA_INT);
     });
@@ -502,32 +502,15 @@ public final class Join implements AutoCloseable {
     });
   }
 
-  /** Scratch segment `slot` of at least `bytes` bytes (called under the lock). */
-  private MemorySegment scratch(int slot, long bytes) {
-    MemorySegment s = scratch[slot];
-    if (s == null || s.byteSize() < bytes) {
-      s = Arena.ofAuto().allocate(Math.max(bytes, 64), 8);
-      scratch[slot] = s;
-    }
-    return s;
+  /** A copy of an int[] or long[] in scratch region `slot` (called under the lock). */
+  private MemorySegment staged(int slot, Object array) {
+    return scratch.in(slot, switch (array) {
+      case int[] d -> MemorySegment.ofArray(d);
+      case long[] d -> MemorySegment.ofArray(d);
+      default -> throw new IllegalArgumentException("not an int[] or long[]: " + array.getClass());
+    });
   }
 
-  /** Copies an int[] or long[] into scratch slot `slot`. */
-  private MemorySegment staged(int slot, Object array) {
-    return switch (array) {
-      case int[] d -> {
-        MemorySegment s = scratch(slot, 4L * d.length);
-        MemorySegment.copy(d, 0, s, JAVA_INT, 0, d.length);
-        yield s;
-      }
-      case long[] d -> {
-        MemorySegment s = scratch(slot, 8L * d.length);
-        MemorySegment.copy(d, 0, s, JAVA_LONG, 0, d.length);
-        yield s;
-      }
-      default -> throw new IllegalArgumentException("not an int[] or long[]: " + array.getClass());
-    };
-  }
 
   private int width() {
     return keyBits / 8;

@@ -1,6 +1,5 @@
 package org.wixlib.internal;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -17,32 +16,16 @@ public final class StagedCalls implements ArrayCalls {
   private static final int BYTES_IN = 2;  // ops
   private static final int BYTES_OUT = 3;  // outcomes, found
 
-  private final Arena arena = Arena.ofAuto();
-  private final MemorySegment[] regions = new MemorySegment[4];
-
-  /** Region r with room for at least bytes, grown (doubled) as slices need. */
-  private MemorySegment region(int r, long bytes) {
-    MemorySegment s = regions[r];
-    if (s == null || s.byteSize() < bytes) {
-      s = arena.allocate(Math.max(bytes, s == null ? 0 : 2 * s.byteSize()), 16);
-      regions[r] = s;
-    }
-    return s.asSlice(0, bytes);
-  }
+  private final Scratch scratch = new Scratch(4);
 
   /** The heap slice copied into region r (NULL stays NULL). */
   private MemorySegment in(int r, MemorySegment heap) {
-    if (heap == MemorySegment.NULL) {
-      return heap;
-    }
-    MemorySegment s = region(r, heap.byteSize());
-    MemorySegment.copy(heap, 0, s, 0, heap.byteSize());
-    return s;
+    return scratch.in(r, heap);
   }
 
   /** Room in region r for results that go back into the heap slice (NULL stays NULL). */
   private MemorySegment out(int r, MemorySegment heap) {
-    return heap == MemorySegment.NULL ? heap : region(r, heap.byteSize());
+    return heap == MemorySegment.NULL ? heap : scratch.region(r, heap.byteSize());
   }
 
   private static void back(MemorySegment staged, MemorySegment heap) {
