@@ -49,7 +49,6 @@ class CpuTable final : public Table {
   BatchResult insert_hashed(const Batch& b, const uint64_t* hashes) override;
 
   unsigned threads() const { return pool_->size(); }
-  ThreadPool& pool() { return *pool_; }
   // Full structural check for tests: "" when every invariant holds, else what is broken.
   std::string check_invariants() const;
 

@@ -42,9 +42,9 @@ class HostEngine final : public Engine {
   uint64_t count(const Probe& p) override {
     const auto t0 = Clock::now();
     lookup(p);
-    const unsigned parts = parts_for(p.n);
+    const unsigned parts = threads_.parts_for(p.n);
     std::vector<uint64_t> sums(parts, 0);
-    for_parts(p.n, parts, [&](unsigned part, uint64_t lo, uint64_t hi) {
+    threads_.for_parts(p.n, parts, [&](unsigned part, uint64_t lo, uint64_t hi) {
       uint64_t s = 0;
       for (uint64_t i = lo; i < hi; ++i) s += matches(found_[i]);
       sums[part] = s;
@@ -57,9 +57,9 @@ class HostEngine final : public Engine {
   uint64_t probe(const Probe& p, uint32_t* probe_rows, uint32_t* build_rows, uint64_t capacity) override {
     const auto t0 = Clock::now();
     lookup(p);
-    const unsigned parts = parts_for(p.n);
+    const unsigned parts = threads_.parts_for(p.n);
     std::vector<uint64_t> start(parts + 1, 0);
-    for_parts(p.n, parts, [&](unsigned part, uint64_t lo, uint64_t hi) {
+    threads_.for_parts(p.n, parts, [&](unsigned part, uint64_t lo, uint64_t hi) {
       uint64_t s = 0;
       for (uint64_t i = lo; i < hi; ++i) s += matches(found_[i]);
       start[part + 1] = s;
@@ -67,7 +67,7 @@ class HostEngine final : public Engine {
     for (unsigned q = 0; q < parts; ++q) start[q + 1] += start[q];
     const uint64_t total = start[parts];
     if (total <= capacity) {
-      for_parts(p.n, parts, [&](unsigned part, uint64_t lo, uint64_t hi) {
+      threads_.for_parts(p.n, parts, [&](unsigned part, uint64_t lo, uint64_t hi) {
         uint64_t o = start[part];
         for (uint64_t i = lo; i < hi; ++i) {
           const K g = found_[i];
@@ -92,15 +92,15 @@ class HostEngine final : public Engine {
   uint64_t semi(const Probe& p, bool anti, uint32_t* rows) override {
     const auto t0 = Clock::now();
     lookup(p);
-    const unsigned parts = parts_for(p.n);
+    const unsigned parts = threads_.parts_for(p.n);
     std::vector<uint64_t> start(parts + 1, 0);
-    for_parts(p.n, parts, [&](unsigned part, uint64_t lo, uint64_t hi) {
+    threads_.for_parts(p.n, parts, [&](unsigned part, uint64_t lo, uint64_t hi) {
       uint64_t s = 0;
       for (uint64_t i = lo; i < hi; ++i) s += (found_[i] != kNone) != anti;
       start[part + 1] = s;
     });
     for (unsigned q = 0; q < parts; ++q) start[q + 1] += start[q];
-    for_parts(p.n, parts, [&](unsigned part, uint64_t lo, uint64_t hi) {
+    threads_.for_parts(p.n, parts, [&](unsigned part, uint64_t lo, uint64_t hi) {
       uint64_t o = start[part];
       for (uint64_t i = lo; i < hi; ++i)
         if ((found_[i] != kNone) != anti) rows[o++] = uint32_t(i);
@@ -131,9 +131,9 @@ class HostEngine final : public Engine {
   // reported before any value is used as an index.
   void check_found(uint64_t n) const {
     const uint64_t limit = multi_ ? distinct_ : rows_;
-    const unsigned parts = parts_for(n);
+    const unsigned parts = threads_.parts_for(n);
     std::vector<uint64_t> bad(parts, UINT64_MAX);
-    for_parts(n, parts, [&](unsigned part, uint64_t lo, uint64_t hi) {
+    threads_.for_parts(n, parts, [&](unsigned part, uint64_t lo, uint64_t hi) {
       for (uint64_t i = lo; i < hi && bad[part] == UINT64_MAX; ++i)
         if (found_[i] != kNone && uint64_t(found_[i]) >= limit) bad[part] = i;
     });
@@ -193,7 +193,7 @@ class HostEngine final : public Engine {
     std::vector<K> sorted(keys, keys + n);
     group_rows_.resize(n);
     std::iota(group_rows_.begin(), group_rows_.end(), uint32_t(0));
-    radix_sort_pairs(sorted, group_rows_);  // stable: the rows of one key stay ascending
+    radix_sort_pairs(threads_, sorted, group_rows_);  // stable: the rows of one key stay ascending
     std::vector<K> dkeys, groups;
     for (uint64_t i = 0; i < n; ++i) {
       if (i == 0 || sorted[i] != sorted[i - 1]) {
@@ -218,6 +218,7 @@ class HostEngine final : public Engine {
   double last_ms_ = 0.0;
   std::vector<uint32_t> offsets_, group_rows_;  // MULTI: rows of group g = group_rows_[offsets_[g] .. offsets_[g+1])
   std::vector<K> found_;                        // scratch of one probe: row or group per probe key
+  mutable HostThreads threads_;                 // the passes' threads (const checks use them too)
 };
 
 }  // namespace
