@@ -150,8 +150,8 @@ final class JoinCommand implements Callable<Integer> {
         javaBuild.add(res.buildMillis());
         javaProbe.add(res.probeMillis());
       }
-      double javaMs = median(javaProbe);
-      r.row(q.id, "java-hashmap", build.length, probe.length, java.matches(), "reference", round(median(javaBuild)),
+      double javaMs = Throughput.median(javaProbe);
+      r.row(q.id, "java-hashmap", build.length, probe.length, java.matches(), "reference", round(Throughput.median(javaBuild)),
           round(javaMs), mrows(probe.length, javaMs), null, null, null, null, null, null, null, null);
       for (TableKind kind : kinds) {
         String name = Texts.kindName(kind);
@@ -227,9 +227,9 @@ final class JoinCommand implements Callable<Integer> {
           tbl.add(st.lastTableMillis());
         }
       }
-      m.probeMs = median(e2e);
-      m.kernelMs = median(kernel);
-      m.tableMs = kind.isGpu() ? median(tbl) : null;
+      m.probeMs = Throughput.median(e2e);
+      m.kernelMs = Throughput.median(kernel);
+      m.tableMs = kind.isGpu() ? Throughput.median(tbl) : null;
       if (q.result == JoinQuery.Result.PAIRS && kind != TableKind.HIVE) {
         prehashed(j, kind, q, probe, m);
       }
@@ -282,9 +282,9 @@ final class JoinCommand implements Callable<Integer> {
         tbl.add(st.lastTableMillis());
       }
     }
-    m.hashMs = median(hash);
-    m.prehashedKernelMs = median(kernel);
-    m.prehashedTableMs = kind.isGpu() ? median(tbl) : null;
+    m.hashMs = Throughput.median(hash);
+    m.prehashedKernelMs = Throughput.median(kernel);
+    m.prehashedTableMs = kind.isGpu() ? Throughput.median(tbl) : null;
   }
 
   /** {matches, checksum} of one probe through the int[] overloads. */
@@ -310,8 +310,8 @@ final class JoinCommand implements Callable<Integer> {
   private static void summary(Report r, Map<TableKind, List<double[]>> speedups, Map<TableKind, List<double[]>> prehash) {
     for (var e : speedups.entrySet()) {
       String k = Texts.kindName(e.getKey());
-      r.field("speedup_vs_java_" + k, round(geomean(e.getValue(), 0)));
-      r.field("kernel_speedup_vs_java_" + k, round(geomean(e.getValue(), 1)));
+      r.field("speedup_vs_java_" + k, round(Summary.geomean(e.getValue(), 0)));
+      r.field("kernel_speedup_vs_java_" + k, round(Summary.geomean(e.getValue(), 1)));
     }
     for (var e : prehash.entrySet()) {
       String k = Texts.kindName(e.getKey());
@@ -369,19 +369,6 @@ final class JoinCommand implements Callable<Integer> {
       // reported as unknown
     }
     return "unknown";
-  }
-
-  static double median(List<Double> xs) {
-    double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-    return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
-  }
-
-  private static double geomean(List<double[]> xs, int col) {
-    double s = 0;
-    for (double[] x : xs) {
-      s += Math.log(x[col]);
-    }
-    return Math.exp(s / xs.size());
   }
 
   private static double round(double x) {

@@ -99,7 +99,8 @@ final class Summary {
     return v instanceof Number n && Double.isFinite(n.doubleValue()) && n.doubleValue() > 0 ? n.doubleValue() : null;
   }
 
-  private static double geomean(List<double[]> v, int i) {
+  /** Geometric mean of column i over the rows (NaN entries skipped; NaN when none is left). */
+  static double geomean(List<double[]> v, int i) {
     double s = 0;
     int n = 0;
     for (double[] x : v) {

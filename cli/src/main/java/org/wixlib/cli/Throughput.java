@@ -32,13 +32,13 @@ final class Throughput {
 
   /** Median (mean of the middle two for an even count); null when there are no samples. */
   Double median() {
-    if (mops.isEmpty()) {
-      return null;
-    }
-    List<Double> s = new ArrayList<>(mops);
-    Collections.sort(s);
-    int m = s.size() / 2;
-    return s.size() % 2 == 1 ? s.get(m) : (s.get(m - 1) + s.get(m)) / 2;
+    return mops.isEmpty() ? null : median(mops);
+  }
+
+  /** Median of a non-empty list (the mean of the middle two for an even count). */
+  static double median(List<Double> xs) {
+    double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
   }
 
   Double min() {
