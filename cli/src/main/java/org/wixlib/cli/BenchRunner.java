@@ -49,8 +49,13 @@ final class BenchRunner {
   }
 
   private HashTable newTable(long capacity) {
-    HashTable.Builder b = HashTable.builder().kind(kind).capacity(capacity).maxLoadFactor(p.loadFactor())
-        .growPolicy(GrowPolicy.AUTO);
+    return newTable(kind, p, capacity, 32);
+  }
+
+  /** A benchmark table: capacity keys at the params' load factor, growing, on the params' device or threads. */
+  static HashTable newTable(TableKind kind, Params p, long capacity, int keyBits) {
+    HashTable.Builder b = HashTable.builder().kind(kind).keyBits(keyBits).capacity(capacity)
+        .maxLoadFactor(p.loadFactor()).growPolicy(GrowPolicy.AUTO);
     if (kind.isGpu()) {
       b.device(p.device());
     } else {

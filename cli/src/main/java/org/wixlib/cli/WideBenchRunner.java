@@ -3,7 +3,6 @@ package org.wixlib.cli;
 import java.util.ArrayList;
 import java.util.List;
 import org.wixlib.DeviceBuffer;
-import org.wixlib.GrowPolicy;
 import org.wixlib.HashTable;
 import org.wixlib.TableKind;
 
@@ -26,14 +25,7 @@ final class WideBenchRunner {
   }
 
   private HashTable newTable(long capacity) {
-    HashTable.Builder b = HashTable.builder().kind(kind).keyBits(64).capacity(capacity)
-        .maxLoadFactor(p.loadFactor()).growPolicy(GrowPolicy.AUTO);
-    if (kind.isGpu()) {
-      b.device(p.device());
-    } else {
-      b.threads(p.threads());
-    }
-    return b.build();
+    return BenchRunner.newTable(kind, p, capacity, 64);
   }
 
   List<BenchRunner.Result> bulk(WideBenchData d) {
