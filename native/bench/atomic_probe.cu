@@ -1,6 +1,7 @@
 // atomic_probe — the card's rates for the memory operations our tables are built from, on random
 // 16-byte slots of a table much larger than L2: 8- and 16-byte loads, 8-byte CAS, 16-byte CAS, and
-// the read-then-CAS pair of an insert. Tells what bounds an insert or erase kernel (DESIGN.md).
+// the read-then-CAS pair of an insert, and whole-bucket reads by a tile of lanes (8 B per lane: 32, 64
+// and 128-byte buckets). Tells what bounds an insert, erase or bucket probe (DESIGN.md).
 // Usage: atomic_probe [log2 slots = 27] [log2 ops = 26]
 #include <cuda_runtime.h>
 
@@ -65,19 +66,32 @@ __global__ void probe(Slot* s, uint64_t mask, uint64_t n, unsigned long long* si
   if (acc == 0x123456789ull) *sink = acc;  // keeps the loads alive
 }
 
-template <int kOp>
-double run(Slot* s, uint64_t mask, uint64_t n, unsigned long long* sink) {
+// A tile of kLanes lanes reads one random kLanes*8-byte aligned bucket, 8 bytes per lane (a Hive probe).
+template <int kLanes>
+__global__ void bucket_probe(const unsigned long long* w, uint64_t buckets_mask, uint64_t n,
+                             unsigned long long* sink) {
+  unsigned long long acc = 0;
+  const uint64_t t0 = (blockIdx.x * uint64_t(blockDim.x) + threadIdx.x) / kLanes;
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x / kLanes;
+  for (uint64_t i = t0; i < n; i += stride) {
+    const unsigned long long* p = w + slot_of(i, buckets_mask) * kLanes + threadIdx.x % kLanes;
+    unsigned long long x;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(x) : "l"(p) : "memory");
+    acc += x;
+  }
+  if (acc == 0x123456789ull) *sink = acc;
+}
+
+template <class F>
+double timed(F launch, uint64_t n) {
   cudaEvent_t a, b;
   cudaEventCreate(&a);
   cudaEventCreate(&b);
-  int sms = 0;
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-  const unsigned grid = sms * 16;
-  probe<kOp><<<grid, 256>>>(s, mask, n, sink);  // warm-up
+  launch();  // warm-up
   float best = 1e30f;
   for (int r = 0; r < 5; ++r) {
     cudaEventRecord(a);
-    probe<kOp><<<grid, 256>>>(s, mask, n, sink);
+    launch();
     cudaEventRecord(b);
     cudaEventSynchronize(b);
     float ms = 0;
@@ -87,6 +101,24 @@ double run(Slot* s, uint64_t mask, uint64_t n, unsigned long long* sink) {
   cudaEventDestroy(a);
   cudaEventDestroy(b);
   return n / (best * 1e6);
+}
+
+int grid_size() {
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  return sms * 16;
+}
+
+template <int kLanes>
+double run_buckets(Slot* s, uint64_t slots, uint64_t n, unsigned long long* sink) {
+  const uint64_t buckets = slots * 2 / kLanes;  // 16-byte slots = 2 words
+  const auto* w = reinterpret_cast<const unsigned long long*>(s);
+  return timed([&] { bucket_probe<kLanes><<<grid_size(), 256>>>(w, buckets - 1, n, sink); }, n);
+}
+
+template <int kOp>
+double run(Slot* s, uint64_t mask, uint64_t n, unsigned long long* sink) {
+  return timed([&] { probe<kOp><<<grid_size(), 256>>>(s, mask, n, sink); }, n);
 }
 
 }  // namespace
@@ -110,6 +142,9 @@ int main(int argc, char** argv) {
   std::printf("CAS 8 B              %6.2f G/s\n", run<2>(s, slots - 1, n, sink));
   std::printf("CAS 16 B             %6.2f G/s\n", run<3>(s, slots - 1, n, sink));
   std::printf("load 16 B + CAS 16 B %6.2f G/s (pairs)\n", run<4>(s, slots - 1, n, sink));
+  std::printf("bucket 32 B, 4 lanes %6.2f G/s\n", run_buckets<4>(s, slots, n, sink));
+  std::printf("bucket 64 B, 8 lanes %6.2f G/s\n", run_buckets<8>(s, slots, n, sink));
+  std::printf("bucket 128 B, 16 ln  %6.2f G/s\n", run_buckets<16>(s, slots, n, sink));
   const cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
     std::fprintf(stderr, "atomic_probe: %s\n", cudaGetErrorString(e));

@@ -39,6 +39,20 @@ __device__ __forceinline__ uint32_t other_bucket(typename S::Key k, uint32_t her
   return q.b0 == here ? q.b1 : q.b0;
 }
 
+// Lowest free (EMPTY or TOMBSTONE) slot of a bucket, or -1. All slots are read at once (independent
+// loads, one memory latency), not one after another until a free one shows up.
+template <class W>
+__device__ __forceinline__ int lowest_free(const W* b) {
+  W x[kSlots];
+#pragma unroll
+  for (int s = 0; s < kSlots; ++s) x[s] = load_rx(b + s);
+  int fs = -1;
+#pragma unroll
+  for (int s = kSlots - 1; s >= 0; --s)
+    if (is_free(x[s])) fs = s;
+  return fs;
+}
+
 // One job on one tile. stash_slot >= 0: the job is the stash entry at that slot (drain).
 // Kv64: loads here may be torn between the halves; every decision reads key halves only, path words
 // are compared again under the locks (where no one else writes them), and words are moved whole by
@@ -80,15 +94,7 @@ __device__ int evict_one(const Tile& t, const ViewT<S>& v, uint32_t* locks, type
           ok = alt != B && alt != p.b0 && alt != p.b1;
           for (int j = 0; j < d; ++j) ok = ok && alt != pb[j];
         }
-        int fs = -1;
-        if (ok) {
-          for (int s = 0; s < kSlots; ++s) {
-            if (is_free(load_rx(&v.buckets[alt].w[s]))) {
-              fs = s;
-              break;
-            }
-          }
-        }
+        const int fs = ok ? lowest_free(v.buckets[alt].w) : -1;
         const unsigned hit = t.ballot(fs >= 0);
         const unsigned okm = t.ballot(ok);
         int pick;

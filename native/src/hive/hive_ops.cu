@@ -9,6 +9,7 @@
 //    stash only when b0 and b1 show no EMPTY slot (a key enters the stash only then).
 #include "hive/hive_device.cuh"
 #include "hive/hive_kernels.cuh"
+#include "hive/hive_thread.cuh"
 #include "common/cuda_util.cuh"
 #include "wixlib.h"
 
@@ -34,17 +35,17 @@ struct Hit {
 // WCME search: b0 first (its overflow bit is read alongside); b1 only when that bit is set; the
 // stash only when b0 and b1 show no EMPTY slot. w[] keeps what each tier's lane loaded,
 // loaded1 says whether b1 was read; full = b0 and b1 showed no EMPTY slot.
+// search_from: the same, given this lane's slot of b0 (x0) and b0's overflow bit (tile-uniform), both
+// read earlier in the kernel — any view taken after the batch started is a valid one (all ops of a
+// batch are concurrent; in phase 1 EMPTY never comes back, so a stale EMPTY only fails a CAS).
 template <bool kRO, class S>
-__device__ __forceinline__ Hit<S> search(const Tile& t, const ViewT<S>& v, const Place& p, typename S::Key k,
-                                         bool stash_possible, typename S::Word (&w)[3], bool& loaded1, bool& full) {
+__device__ __forceinline__ Hit<S> search_from(const Tile& t, const ViewT<S>& v, const Place& p, typename S::Key k,
+                                              bool stash_possible, typename S::Word x0, bool ovf,
+                                              typename S::Word (&w)[3], bool& loaded1, bool& full) {
   using W = typename S::Word;
   const int l = t.thread_rank();
   Hit<S> h;
   loaded1 = false;
-  // Tile-uniform (a concurrent insert may set the bit between two lanes' reads: every branch
-  // below must be taken by all lanes of the tile, or the tile collectives break).
-  const bool ovf = t.ballot(ovf_test<kRO>(v.ovf, p.b0)) != 0;
-  const W x0 = load_slot<kRO>(tier_base(v, 0, p) + l);
   w[0] = x0;
   unsigned m = t.ballot(key_of(x0) == k);
   if (m) {
@@ -81,6 +82,16 @@ __device__ __forceinline__ Hit<S> search(const Tile& t, const ViewT<S>& v, const
   return h;
 }
 
+template <bool kRO, class S>
+__device__ __forceinline__ Hit<S> search(const Tile& t, const ViewT<S>& v, const Place& p, typename S::Key k,
+                                         bool stash_possible, typename S::Word (&w)[3], bool& loaded1, bool& full) {
+  // Tile-uniform (a concurrent insert may set the bit between two lanes' reads: every branch
+  // below must be taken by all lanes of the tile, or the tile collectives break).
+  const bool ovf = t.ballot(ovf_test<kRO>(v.ovf, p.b0)) != 0;
+  const auto x0 = load_slot<kRO>(tier_base(v, 0, p) + t.thread_rank());
+  return search_from<kRO>(t, v, p, k, stash_possible, x0, ovf, w, loaded1, full);
+}
+
 struct InsertResult {
   uint8_t outcome;  // WX_OUT_INSERTED / PRESENT / ASSIGNED, or 0 = pending
   int tier;         // where it went (stash accounting)
@@ -88,16 +99,17 @@ struct InsertResult {
 
 // kOrdered: values may be read while this kernel writes them (mixed batch): release CASes (Kv64).
 template <bool kOrdered, class S>
-__device__ InsertResult insert_one(const Tile& t, const ViewT<S>& v, typename S::Key k, typename S::Val val,
-                                   bool assign) {
+__device__ InsertResult insert_one(const Tile& t, const ViewT<S>& v, const Place& p, typename S::Key k,
+                                   typename S::Val val, bool assign, typename S::Word x0, bool ovf0) {
   using W = typename S::Word;
-  const Place p = place_of(k, v.geo, v.stash_mask);
   const W kv = pack(k, val);
   const int l = t.thread_rank();
   for (int attempt = 0; attempt < kMaxRestarts; ++attempt) {
     W w[3] = {S::empty(), S::empty(), S::empty()};
     bool full = true, loaded1 = false, marked = false;
-    Hit<S> h = search<false>(t, v, p, k, true, w, loaded1, full);
+    // The first attempt uses the view of b0 read with the batch; a restart reads afresh.
+    Hit<S> h = attempt == 0 ? search_from<false>(t, v, p, k, true, x0, ovf0, w, loaded1, full)
+                            : search<false>(t, v, p, k, true, w, loaded1, full);
     bool claimed = false;
     // Claim: lowest EMPTY of b0, then b1, then the stash (each tier reached only when the previous
     // one has no EMPTY slot left). Any past view of a tier in which the key was checked absent is
@@ -178,13 +190,12 @@ struct EraseResult {
 };
 
 template <class S>
-__device__ EraseResult erase_one(const Tile& t, const ViewT<S>& v, typename S::Key k, bool stash_possible,
-                                 bool to_empty) {
-  const Place p = place_of(k, v.geo, v.stash_mask);
+__device__ EraseResult erase_one(const Tile& t, const ViewT<S>& v, const Place& p, typename S::Key k,
+                                 bool stash_possible, bool to_empty, typename S::Word x0, bool ovf0) {
   const int l = t.thread_rank();
   typename S::Word w[3];
   bool full, loaded1;
-  Hit<S> h = search<false>(t, v, p, k, stash_possible, w, loaded1, full);
+  Hit<S> h = search_from<false>(t, v, p, k, stash_possible, x0, ovf0, w, loaded1, full);
   if (h.tier < 0) return {false, -1};
   // In phase 1 a slot that held k can only change to k with another value or to a dead word (no
   // claims of tombstones, no moves), so one exchange erases it: wait-free, no CAS loop.
@@ -197,80 +208,147 @@ __device__ EraseResult erase_one(const Tile& t, const ViewT<S>& v, typename S::K
 }
 
 template <class S, Mode kMode>
+__device__ __forceinline__ void p1_one(const Tile& t, const ViewT<S>& v, const ElemArgsT<S>& a, uint64_t i,
+                                       typename S::Key k, Mode op, typename S::Val val, const Place& p,
+                                       typename S::Word x0, bool ovf, uint32_t* pending_bits, bool stash_possible,
+                                       bool erase_to_empty, Tally& tl) {
+  const int l = t.thread_rank();
+  if (op == Mode::Find || op == Mode::Contains) {
+    typename S::Word w[3];
+    bool full, loaded1;
+    constexpr bool kRO = kMode != Mode::Mixed;
+    const Hit<S> h = search_from<kRO>(t, v, p, k, kRO ? stash_possible : true, x0, ovf, w, loaded1, full);
+    if (l == 0) {
+      typename S::Val found = h.tier >= 0 ? value_of(h.word) : a.not_found;
+      // Kv64 with writers: the value half of the hit may be torn; read it again behind the key.
+      if constexpr (S::kWide && kMode == Mode::Mixed)
+        if (h.tier >= 0 && op == Mode::Find) found = value_fresh(tier_base(v, h.tier, p) + h.lane);
+      if (op == Mode::Contains) {
+        if (a.outcomes) a.outcomes[i] = h.tier >= 0 ? 1 : 0;
+      } else {
+        if (kMode != Mode::Mixed || h.tier >= 0) a.vout[i] = found;
+        if (a.outcomes) a.outcomes[i] = h.tier >= 0 ? WX_OUT_FOUND : WX_OUT_NOT_FOUND;
+      }
+    }
+  } else if (op == Mode::Erase) {
+    const EraseResult r =
+        erase_one(t, v, p, k, stash_possible || kMode == Mode::Mixed, erase_to_empty, x0, ovf);
+    if (l == 0) {
+      if (r.erased) {
+        ++tl.erased();
+        if (!erase_to_empty) ++tl.tombs();
+        if (r.tier == 2) ++tl.stash_out();
+      }
+      if (a.outcomes) a.outcomes[i] = r.erased ? WX_OUT_ERASED : WX_OUT_NOT_FOUND;
+    }
+  } else {  // Insert / Assign
+    const InsertResult r = insert_one<kMode == Mode::Mixed>(t, v, p, k, val, op == Mode::Assign, x0, ovf);
+    if (l == 0) {
+      if (r.outcome == 0) {
+        ++tl.pending();
+        atomicOr(&pending_bits[i >> 5], 1u << (i & 31));
+      } else {
+        if (r.outcome == WX_OUT_INSERTED) {
+          ++tl.inserted();
+          if (r.tier == 2) ++tl.stash_in();
+        }
+        if (a.outcomes) a.outcomes[i] = r.outcome;
+      }
+    }
+  }
+}
+
+// The thread path (Kv32, hive_thread.cuh) for one element: true when it decided the element and wrote
+// its outputs; false leaves it to the tile (p1_one).
+template <Mode kMode>
+__device__ __forceinline__ bool p1_thread(const View& v, const ElemArgs& a, uint64_t i, uint32_t k, Mode op,
+                                          uint32_t val, const Place& p, bool ovf, bool stash_possible,
+                                          bool erase_to_empty, Tally& tl) {
+  constexpr bool kRO = kMode == Mode::Find || kMode == Mode::Contains;
+  if (op == Mode::Find || op == Mode::Contains) {
+    uint32_t found = a.not_found;
+    const uint8_t r = thread_find<kRO>(v, p, k, ovf, kRO ? stash_possible : true, &found);
+    if (r == kSlow) return false;
+    if (op == Mode::Contains) {
+      if (a.outcomes) a.outcomes[i] = r == WX_OUT_FOUND ? 1 : 0;
+    } else {
+      if (kMode != Mode::Mixed || r == WX_OUT_FOUND) a.vout[i] = found;
+      if (a.outcomes) a.outcomes[i] = r;
+    }
+    return true;
+  }
+  if (op == Mode::Erase) {
+    const uint8_t r = thread_erase(v, p, k, ovf, stash_possible || kMode == Mode::Mixed, erase_to_empty);
+    if (r == kSlow) return false;
+    if (r == WX_OUT_ERASED) {
+      ++tl.erased();
+      if (!erase_to_empty) ++tl.tombs();
+    }
+    if (a.outcomes) a.outcomes[i] = r;
+    return true;
+  }
+  int tier = 0;
+  const uint8_t r = thread_insert(v, p, k, val, op == Mode::Assign, ovf, &tier);
+  if (r == kSlow) return false;
+  if (r == WX_OUT_INSERTED) ++tl.inserted();
+  if (a.outcomes) a.outcomes[i] = r;
+  return true;
+}
+
+// Phase 1: one thread per element first (Kv32), then each tile runs its lanes' undecided elements
+// one by one with the cooperative protocol (all of them for Kv64). The loop is warp-uniform: every
+// lane of a tile reaches the tile collectives together.
+template <class S, Mode kMode>
 __global__ void __launch_bounds__(kBlock) p1_kernel(ViewT<S> v, ElemArgsT<S> a, uint32_t* pending_bits,
                                                     bool stash_possible, bool erase_to_empty, Counters* c) {
   using Key = typename S::Key;
+  using Val = typename S::Val;
+  constexpr bool kRO = kMode == Mode::Find || kMode == Mode::Contains;
   const Tile t = this_tile();
   const int l = t.thread_rank();
   Tally tl;
-  const uint64_t tiles = uint64_t(gridDim.x) * (blockDim.x / kSlots);
-  for (uint64_t j = uint64_t(blockIdx.x) * (blockDim.x / kSlots) + threadIdx.x / kSlots; j < a.n; j += tiles) {
-    const uint64_t i = a.index ? a.index[j] : j;
-    const Key k = t.shfl(a.keys[i], 0);  // tile-uniform by construction
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t j0 = uint64_t(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); j0 < a.n; j0 += stride) {
+    const uint64_t j = j0 + (threadIdx.x & 31u);
+    uint64_t i = 0;
+    Key k = S::kTomb;
     Mode op = kMode;
-    if constexpr (kMode == Mode::Mixed) {
-      const uint8_t o = a.ops[i];
-      if (o > WX_OP_INSERT_OR_ASSIGN) continue;  // api.cpp rejects these; never act on them
-      op = o == WX_OP_INSERT ? Mode::Insert
-           : o == WX_OP_ERASE ? Mode::Erase
-           : o == WX_OP_FIND ? Mode::Find
-                              : Mode::Assign;
-    }
-    if (k >= S::kTomb) {
-      if (l == 0) {
+    Val val = 0;
+    Place p{0, 0, 0};
+    bool ovf = false, slow = false;
+    if (j < a.n) {
+      i = a.index ? a.index[j] : j;
+      k = a.keys[i];
+      bool valid_op = true;
+      if constexpr (kMode == Mode::Mixed) {
+        const uint8_t o = a.ops[i];
+        valid_op = o <= WX_OP_INSERT_OR_ASSIGN;  // api.cpp rejects the others; never act on them
+        op = o == WX_OP_INSERT ? Mode::Insert
+             : o == WX_OP_ERASE ? Mode::Erase
+             : o == WX_OP_FIND ? Mode::Find
+                                : Mode::Assign;
+      }
+      if constexpr (kMode == Mode::Insert || kMode == Mode::Assign || kMode == Mode::Mixed)
+        if (a.vin) val = a.vin[i];
+      if (!valid_op) {
+      } else if (k >= S::kTomb) {
         ++tl.invalid();
         if (kMode == Mode::Find) a.vout[i] = a.not_found;
         // Every op of a mixed batch, finds included, reports the reserved key in its outcome.
         if (a.outcomes) a.outcomes[i] = op == Mode::Contains ? 0 : WX_OUT_INVALID_KEY;
+      } else {
+        p = place_of(k, v.geo, v.stash_mask);
+        ovf = ovf_test<kRO>(v.ovf, p.b0);
+        if constexpr (S::kWide) slow = true;
+        else slow = !p1_thread<kMode>(v, a, i, k, op, val, p, ovf, stash_possible, erase_to_empty, tl);
       }
-      continue;
     }
-    if (op == Mode::Find || op == Mode::Contains) {
-      const Place p = place_of(k, v.geo, v.stash_mask);
-      typename S::Word w[3];
-      bool full, loaded1;
-      const Hit<S> h = (kMode == Mode::Mixed) ? search<false>(t, v, p, k, true, w, loaded1, full)
-                                              : search<true>(t, v, p, k, stash_possible, w, loaded1, full);
-      if (l == 0) {
-        typename S::Val found = h.tier >= 0 ? value_of(h.word) : a.not_found;
-        // Kv64 with writers: the value half of the hit may be torn; read it again behind the key.
-        if constexpr (S::kWide && kMode == Mode::Mixed)
-          if (h.tier >= 0 && op == Mode::Find) found = value_fresh(tier_base(v, h.tier, p) + h.lane);
-        if (op == Mode::Contains) {
-          if (a.outcomes) a.outcomes[i] = h.tier >= 0 ? 1 : 0;
-        } else if (kMode == Mode::Mixed) {
-          if (h.tier >= 0) a.vout[i] = found;
-          if (a.outcomes) a.outcomes[i] = h.tier >= 0 ? WX_OUT_FOUND : WX_OUT_NOT_FOUND;
-        } else {
-          a.vout[i] = found;
-          if (a.outcomes) a.outcomes[i] = h.tier >= 0 ? WX_OUT_FOUND : WX_OUT_NOT_FOUND;
-        }
-      }
-    } else if (op == Mode::Erase) {
-      const EraseResult r = erase_one(t, v, k, stash_possible || kMode == Mode::Mixed, erase_to_empty);
-      if (l == 0) {
-        if (r.erased) {
-          ++tl.erased();
-          if (!erase_to_empty) ++tl.tombs();
-          if (r.tier == 2) ++tl.stash_out();
-        }
-        if (a.outcomes) a.outcomes[i] = r.erased ? WX_OUT_ERASED : WX_OUT_NOT_FOUND;
-      }
-    } else {  // Insert / Assign
-      const typename S::Val val = a.vin ? a.vin[i] : 0u;
-      const InsertResult r = insert_one<kMode == Mode::Mixed>(t, v, k, val, op == Mode::Assign);
-      if (l == 0) {
-        if (r.outcome == 0) {
-          ++tl.pending();
-          atomicOr(&pending_bits[i >> 5], 1u << (i & 31));
-        } else {
-          if (r.outcome == WX_OUT_INSERTED) {
-            ++tl.inserted();
-            if (r.tier == 2) ++tl.stash_in();
-          }
-          if (a.outcomes) a.outcomes[i] = r.outcome;
-        }
-      }
+    for (unsigned m = t.ballot(slow); m; m &= m - 1) {
+      const int r = first_lane(m);
+      const Place pr{t.shfl(p.b0, r), t.shfl(p.b1, r), t.shfl(p.s, r)};
+      const auto x0 = load_slot<kRO>(v.buckets[pr.b0].w + l);  // a fresh view of b0
+      p1_one<S, kMode>(t, v, a, t.shfl(i, r), t.shfl(k, r), kMode == Mode::Mixed ? Mode(t.shfl(int(op), r)) : kMode, t.shfl(val, r), pr, x0,
+                       t.shfl(ovf, r), pending_bits, stash_possible, erase_to_empty, tl);
     }
   }
   flush_tally(tl, c);
@@ -356,7 +434,7 @@ void launch_p1(Mode mode, const ViewT<S>& v, const ElemArgsT<S>& a, uint32_t* pe
                bool erase_to_empty, Counters* c, cudaStream_t s) {
   if (a.n == 0) return;
   auto go = [&](auto kernel) {
-    const int grid = grid_for(kernel, a.n, kTilesPerBlock);
+    const int grid = grid_for(kernel, a.n, kBlock);
     kernel<<<grid, kBlock, 0, s>>>(v, a, pending_bits, stash_possible, erase_to_empty, c);
     WX_CUDA_LAUNCHED("hive p1_kernel");
   };
