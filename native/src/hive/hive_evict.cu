@@ -5,8 +5,8 @@
 //  1. search (no locks): free slot in b0/b1? else a cuckoo path of at most kDepth victims: at each
 //     level every lane checks its victim's other bucket for a free slot (kSlots candidates per level),
 //     else one victim is chosen pseudo-randomly and the walk continues from its other bucket;
-//  2. lock b0, b1 and every path bucket in index order with try-locks (a conflict releases all and
-//     the job is retried in the next round: no deadlock, no spinning);
+//  2. lock b0, b1 and every path bucket with try-locks, one per lane at once (a conflict releases all
+//     and the job is retried in the next round: no deadlock, no spinning);
 //  3. under the locks: key present -> PRESENT / ASSIGNED; free slot in b0/b1 -> write; else verify
 //     the path is unchanged and move the victims from the far end backwards (each key is always in at
 //     least one slot; no reader runs meanwhile); else claim a free stash slot; else no room (FULL).
@@ -20,7 +20,8 @@ namespace wx::hive {
 namespace {
 
 constexpr int kDepth = kSlots >= 8 ? 4 : 2;  // victims per path (lock set = kDepth + 2 buckets)
-constexpr int kLockMax = kDepth + 3;
+constexpr int kLockList = kDepth + 2;  // b0, b1, path buckets after the first, target: one per lane
+static_assert(kLockList <= kSlots, "one lock per lane");
 constexpr int kAttempts = 3;  // random walks tried per job before the stash
 
 enum Result : int { kInserted, kPresent, kAssigned, kRetry, kNoRoom, kMoved };
@@ -121,38 +122,39 @@ __device__ int evict_one(const Tile& t, const ViewT<S>& v, uint32_t* locks, type
     }
   }
 
-  // ---- 2. lock b0, b1 and the path buckets in index order (lane 0) ----
-  uint32_t lk[kLockMax];
-  int nlk = 0;
-  bool got = true;
-  if (l == 0) {
-    lk[nlk++] = p.b0;
-    if (p.b1 != p.b0) lk[nlk++] = p.b1;
-    if (ts >= 0) {
-      for (int j = 1; j < depth; ++j) lk[nlk++] = pb[j];
-      lk[nlk++] = tb;
-    }
-    for (int i = 1; i < nlk; ++i)  // insertion sort, then drop duplicates
-      for (int j = i; j > 0 && lk[j - 1] > lk[j]; --j) {
-        const uint32_t tmp = lk[j];
-        lk[j] = lk[j - 1];
-        lk[j - 1] = tmp;
-      }
-    int u = 0;
-    for (int i = 0; i < nlk; ++i)
-      if (u == 0 || lk[u - 1] != lk[i]) lk[u++] = lk[i];
-    nlk = u;
-    int taken = 0;
-    for (; taken < nlk; ++taken)
-      if (!try_lock(locks, lk[taken])) break;
-    if (taken < nlk) {
-      got = false;
-      for (int i = 0; i < taken; ++i) unlock(locks, lk[i]);
-    }
-    __threadfence();
+  // ---- 2. lock b0, b1 and the path buckets: lane i tries lock i (all at once) ----
+  // Try-locks never wait, so any order is deadlock-free; a job that misses one releases the rest
+  // and runs again next round. Every lane builds the same list (the path is tile-uniform).
+  // List position j: 0 = b0, 1 = b1, 2..kDepth = path buckets 1..kDepth-1, kDepth+1 = the target.
+  auto lock_at = [&](int j, uint32_t& b) {
+    if (j == 0) b = p.b0;
+    else if (j == 1) b = p.b1;
+    else if (j <= kDepth) b = pb[j - 1];
+    else b = tb;
+    return j <= 1 || (ts >= 0 && (j > kDepth || j - 1 < depth));
+  };
+  uint32_t mine = 0;
+  bool listed = false, dup = false;  // a bucket listed twice is locked by its first lane only
+#pragma unroll
+  for (int j = 0; j < kLockList; ++j) {
+    uint32_t b = 0;
+    const bool valid = lock_at(j, b);
+    if (j == l) mine = b, listed = valid;
   }
-  got = t.shfl(got, 0);
-  if (!got) return kRetry;
+#pragma unroll
+  for (int j = 0; j < kLockList; ++j) {
+    uint32_t b = 0;
+    if (lock_at(j, b) && j < l && b == mine) dup = true;
+  }
+  const bool locker = listed && !dup;
+  const bool took = locker && try_lock(locks, mine);
+  const bool got = t.ballot(locker && !took) == 0;
+  if (!got) {
+    if (took) unlock(locks, mine);
+    return kRetry;
+  }
+  if (took) __threadfence();  // acquire: what the last holder wrote is visible from here on
+  t.sync();
 
   // ---- 3. under the locks ----
   int result = kNoRoom;
@@ -185,22 +187,24 @@ __device__ int evict_one(const Tile& t, const ViewT<S>& v, uint32_t* locks, type
       }
       result = stash_slot >= 0 ? kMoved : kInserted;
     } else if (ts >= 0) {
-      bool same = true;
-      if (l == 0) {
-        for (int j = 0; j < depth; ++j) same = same && load_rx(&v.buckets[pb[j]].w[ps[j]]) == pw[j];
-        same = same && is_free(load_rx(&v.buckets[tb].w[ts]));
-        if (same) {  // far end first: every key stays in some slot throughout
-          // overflow bits first: a victim leaving its b0, and k when it lands in its b1
-          for (int j = 0; j < depth; ++j)
-            if (place_of(key_of(pw[j]), v.geo, v.stash_mask).b0 == pb[j]) ovf_set(v.ovf, pb[j]);
-          if (pb[0] != p.b0) ovf_set(v.ovf, p.b0);
-          store_rx(&v.buckets[tb].w[ts], pw[depth - 1]);
-          for (int j = depth - 1; j > 0; --j) store_rx(&v.buckets[pb[j]].w[ps[j]], pw[j - 1]);
-          store_rx(&v.buckets[pb[0]].w[ps[0]], kv);
-          moves += depth;
-        }
+      // The path as searched? Lane j < depth checks victim j's slot, lane depth the target (at once).
+      bool ok = true;
+#pragma unroll
+      for (int j = 0; j < kDepth; ++j)
+        if (j == l && j < depth) ok = load_rx(&v.buckets[pb[j]].w[ps[j]]) == pw[j];
+      if (l == depth) ok = is_free(load_rx(&v.buckets[tb].w[ts]));
+      const bool same = t.ballot(!ok) == 0;
+      if (same && l == 0) {  // far end first: every key stays in some slot throughout
+        // overflow bits first (one fence for all): a victim leaving its b0, and k landing in its b1
+        for (int j = 0; j < depth; ++j)
+          if (place_of(key_of(pw[j]), v.geo, v.stash_mask).b0 == pb[j]) ovf_mark(v.ovf, pb[j]);
+        if (pb[0] != p.b0) ovf_mark(v.ovf, p.b0);
+        __threadfence();
+        store_rx(&v.buckets[tb].w[ts], pw[depth - 1]);
+        for (int j = depth - 1; j > 0; --j) store_rx(&v.buckets[pb[j]].w[ps[j]], pw[j - 1]);
+        store_rx(&v.buckets[pb[0]].w[ps[0]], kv);
+        moves += depth;
       }
-      same = t.shfl(same, 0);
       result = same ? (stash_slot >= 0 ? kMoved : kInserted) : kRetry;
     } else if (direct) {
       result = kRetry;  // the free slot seen by the search is gone: search again
@@ -224,10 +228,12 @@ __device__ int evict_one(const Tile& t, const ViewT<S>& v, uint32_t* locks, type
   }
   if (result == kMoved && l == 0) store_rx(v.stash[stash_slot / kSlots].w + stash_slot % kSlots, S::empty());
 
-  // ---- release ----
-  if (l == 0) {
+  // ---- release ---- the barrier orders the writes above (lane 0's) before every lane's fence,
+  // and each fence orders them before that lane's unlock (release, cumulative).
+  t.sync();
+  if (took) {
     __threadfence();
-    for (int i = 0; i < nlk; ++i) unlock(locks, lk[i]);
+    unlock(locks, mine);
   }
   return result;
 }
@@ -301,8 +307,9 @@ void launch_evict(const ViewT<S>& v, uint32_t* locks, Mode mode, const ElemArgsT
     WX_CUDA(cudaGetDevice(&dev));
     WX_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     block = kBlock;
-    // A scan of all stash slots (jobs == null) is mostly empty slots: one job per tile, wide grid.
-    const uint64_t cap = jobs ? uint64_t(sms) * 4 : uint64_t(sms) * 64;
+    // As many tiles as can be resident (each job is a chain of dependent reads and lock atomics:
+    // latency-bound); lock conflicts only send a job to the next round.
+    const uint64_t cap = uint64_t(sms) * 64;
     const uint64_t need = (uint64_t(njobs) + kTilesPerBlock - 1) / kTilesPerBlock;
     grid = static_cast<int>(need < cap ? need : cap);
   }

@@ -259,16 +259,17 @@ __device__ __forceinline__ void p1_one(const Tile& t, const ViewT<S>& v, const E
 }
 
 // The thread path (Kv32, hive_thread.cuh) for one element: true when it decided the element and wrote
-// its outputs; false leaves it to the tile (p1_one).
+// its outputs (or marked it pending); false leaves it to the tile (p1_one).
 template <Mode kMode>
 __device__ __forceinline__ bool p1_thread(const View& v, const ElemArgs& a, uint64_t i, uint32_t k, Mode op,
-                                          uint32_t val, const Place& p, bool ovf, bool stash_possible,
-                                          bool erase_to_empty, Tally& tl) {
+                                          uint32_t val, const Place& p, bool ovf, uint32_t* pending_bits,
+                                          bool stash_possible, bool erase_to_empty, Tally& tl) {
   constexpr bool kRO = kMode == Mode::Find || kMode == Mode::Contains;
+  uint64_t x0[kSlots];
+  load_bucket<kRO>(v.buckets[p.b0].w, x0);
   if (op == Mode::Find || op == Mode::Contains) {
     uint32_t found = a.not_found;
-    const uint8_t r = thread_find<kRO>(v, p, k, ovf, kRO ? stash_possible : true, &found);
-    if (r == kSlow) return false;
+    const uint8_t r = thread_find<kRO>(v, p, k, ovf, kRO ? stash_possible : true, x0, &found);
     if (op == Mode::Contains) {
       if (a.outcomes) a.outcomes[i] = r == WX_OUT_FOUND ? 1 : 0;
     } else {
@@ -278,19 +279,29 @@ __device__ __forceinline__ bool p1_thread(const View& v, const ElemArgs& a, uint
     return true;
   }
   if (op == Mode::Erase) {
-    const uint8_t r = thread_erase(v, p, k, ovf, stash_possible || kMode == Mode::Mixed, erase_to_empty);
-    if (r == kSlow) return false;
+    int tier = 0;
+    const uint8_t r =
+        thread_erase(v, p, k, ovf, stash_possible || kMode == Mode::Mixed, erase_to_empty, x0, &tier);
     if (r == WX_OUT_ERASED) {
       ++tl.erased();
       if (!erase_to_empty) ++tl.tombs();
+      if (tier == 2) ++tl.stash_out();
     }
     if (a.outcomes) a.outcomes[i] = r;
     return true;
   }
   int tier = 0;
-  const uint8_t r = thread_insert(v, p, k, val, op == Mode::Assign, ovf, &tier);
+  const uint8_t r = thread_insert(v, p, k, val, op == Mode::Assign, ovf, x0, &tier);
   if (r == kSlow) return false;
-  if (r == WX_OUT_INSERTED) ++tl.inserted();
+  if (r == kPending) {
+    ++tl.pending();
+    atomicOr(&pending_bits[i >> 5], 1u << (i & 31));
+    return true;
+  }
+  if (r == WX_OUT_INSERTED) {
+    ++tl.inserted();
+    if (tier == 2) ++tl.stash_in();
+  }
   if (a.outcomes) a.outcomes[i] = r;
   return true;
 }
@@ -298,8 +309,13 @@ __device__ __forceinline__ bool p1_thread(const View& v, const ElemArgs& a, uint
 // Phase 1: one thread per element first (Kv32), then each tile runs its lanes' undecided elements
 // one by one with the cooperative protocol (all of them for Kv64). The loop is warp-uniform: every
 // lane of a tile reaches the tile collectives together.
+// Resident blocks asked of the compiler (a register budget): finds are latency-bound and
+// need the most threads in flight; writers and mixed batches carry more state.
+template <Mode kMode>
+constexpr int kP1MinBlocks = kMode == Mode::Find || kMode == Mode::Contains ? 6 : kMode == Mode::Mixed ? 3 : 4;
+
 template <class S, Mode kMode>
-__global__ void __launch_bounds__(kBlock) p1_kernel(ViewT<S> v, ElemArgsT<S> a, uint32_t* pending_bits,
+__global__ void __launch_bounds__(kBlock, kP1MinBlocks<kMode>) p1_kernel(ViewT<S> v, ElemArgsT<S> a, uint32_t* pending_bits,
                                                     bool stash_possible, bool erase_to_empty, Counters* c) {
   using Key = typename S::Key;
   using Val = typename S::Val;
@@ -340,15 +356,20 @@ __global__ void __launch_bounds__(kBlock) p1_kernel(ViewT<S> v, ElemArgsT<S> a, 
         p = place_of(k, v.geo, v.stash_mask);
         ovf = ovf_test<kRO>(v.ovf, p.b0);
         if constexpr (S::kWide) slow = true;
-        else slow = !p1_thread<kMode>(v, a, i, k, op, val, p, ovf, stash_possible, erase_to_empty, tl);
+        else
+          slow = !p1_thread<kMode>(v, a, i, k, op, val, p, ovf, pending_bits, stash_possible, erase_to_empty, tl);
       }
     }
-    for (unsigned m = t.ballot(slow); m; m &= m - 1) {
-      const int r = first_lane(m);
-      const Place pr{t.shfl(p.b0, r), t.shfl(p.b1, r), t.shfl(p.s, r)};
-      const auto x0 = load_slot<kRO>(v.buckets[pr.b0].w + l);  // a fresh view of b0
-      p1_one<S, kMode>(t, v, a, t.shfl(i, r), t.shfl(k, r), kMode == Mode::Mixed ? Mode(t.shfl(int(op), r)) : kMode, t.shfl(val, r), pr, x0,
-                       t.shfl(ovf, r), pending_bits, stash_possible, erase_to_empty, tl);
+    // Kv32: only an assign of a present key reaches the tile.
+    if constexpr (S::kWide || kMode == Mode::Assign || kMode == Mode::Mixed) {
+      for (unsigned m = t.ballot(slow); m; m &= m - 1) {
+        const int r = first_lane(m);
+        const Place pr{t.shfl(p.b0, r), t.shfl(p.b1, r), t.shfl(p.s, r)};
+        const auto x0 = load_slot<kRO>(v.buckets[pr.b0].w + l);  // a fresh view of b0
+        const Mode opr = kMode == Mode::Mixed ? Mode(t.shfl(int(op), r)) : kMode;
+        p1_one<S, kMode>(t, v, a, t.shfl(i, r), t.shfl(k, r), opr, t.shfl(val, r), pr, x0, t.shfl(ovf, r),
+                         pending_bits, stash_possible, erase_to_empty, tl);
+      }
     }
   }
   flush_tally(tl, c);

@@ -273,7 +273,10 @@ void HiveTableT<S>::run_chunk(const Args& a, Mode mode) {
   ensure_workspace(a.n, 0);
   WX_CUDA(cudaMemsetAsync(bits_.get(), 0, (a.n + 31) / 32 * sizeof(uint32_t), s_));
   const unsigned long long pending_before = hc_.pending;
-  launch_p1(mode, view(), mode == Mode::Mixed ? grouped_by_op(a) : a, bits_.get(), true, false, counters_.get(), s_);
+  // Op grouping pays only where tiles run the ops (Kv64); one thread per op (Kv32) would gather its
+  // elements out of order instead of reading them in a row.
+  const bool group = mode == Mode::Mixed && S::kWide;
+  launch_p1(mode, view(), group ? grouped_by_op(a) : a, bits_.get(), true, false, counters_.get(), s_);
   read_back();
   const uint64_t pending = hc_.pending - pending_before;
   const double p1_ms = tr.lap(s_);
@@ -454,6 +457,9 @@ void HiveTableT<S>::drain_now() {
     launch_evict(view(), locks_.get(), Mode::Insert, Args{}, cur, count, true, next, lens_.get() + 1,
                  nullptr, lens_.get() + 3, seed_++, serial, counters_.get(), s_);
     read_back();
+    if (trace_on())
+      std::fprintf(stderr, "[hive trace] drain round %d: %u jobs -> %u retries%s\n", rounds, count, hl_[1],
+                   serial ? " (serial)" : "");
     count = hl_[1];
     cur = next;
     std::swap(next, other);

@@ -1,9 +1,8 @@
 // The one-thread-per-op fast path of phase 1 for 8-byte slots (Kv32): a thread reads a whole bucket
 // (kSlots words, 16-byte loads) and does what a tile would do with one lane — the same WCME/WABC
 // rules (match, claim the LOWEST EMPTY slot with one CAS, erase with one exchange), so the phase-1
-// arguments of hive_ops.cu hold unchanged. Anything beyond the common case (a claim outside b0 that
-// needs the overflow bit set first, the stash, an assign of a present key, a lost CAS) returns
-// kSlow and the element's tile runs it (DESIGN.md "One thread per op").
+// arguments of hive_ops.cu hold unchanged. Only an assign of a present key (a CAS loop on its value)
+// returns kSlow: the element's tile runs it (DESIGN.md "One thread per op").
 // Why: a tile per op leaves 8 lanes waiting on one bucket read; Little's law then caps a find near
 // 11 G/s, while one 64-byte bucket read costs the card no more than one 32-byte read (atomic_probe).
 #pragma once
@@ -50,85 +49,119 @@ __device__ __forceinline__ uint64_t pick(const uint64_t (&x)[kSlots], int s) {
 }
 
 struct ThreadHit {
-  int tier = -1;  // -1 miss, 0 b0, 1 b1; kSlow-worthy cases are reported through `slow`
+  int tier = -1;  // -1 miss, 0 b0, 1 b1, 2 stash
   int slot = 0;
   uint64_t word = 0;
-  int empty0 = -1, empty1 = -1;  // lowest EMPTY of b0 / b1 (b1 read only when b0's overflow bit is set)
-  bool read1 = false;
-  bool slow = false;  // the stash would have to be read
 };
 
-// search() of hive_ops.cu for one thread: b0, b1 when b0's overflow bit is set, and "slow" where the
-// stash would be read (b0 and b1 show no EMPTY slot and the stash may hold keys).
+__device__ __forceinline__ uint64_t* tier_bucket(const View& v, const Place& p, int tier) {
+  return tier == 0 ? v.buckets[p.b0].w : tier == 1 ? v.buckets[p.b1].w : v.stash[p.s].w;
+}
+
+// search() of hive_ops.cu for one thread: b0; b1 when b0's overflow bit is set; the stash when b0 and
+// b1 show no EMPTY slot and the stash may hold keys.
+// x0 = b0 as this thread read it (read before the op branches, so a warp of mixed ops waits on one
+// bucket read, not one per op kind).
 template <bool kRO>
 __device__ __forceinline__ ThreadHit thread_search(const View& v, const Place& p, uint32_t k, bool ovf,
-                                                   bool stash_possible) {
+                                                   bool stash_possible, const uint64_t (&x0)[kSlots]) {
   ThreadHit h;
-  uint64_t x[kSlots];
-  load_bucket<kRO>(v.buckets[p.b0].w, x);
-  int s = slot_of_key(x, k);
+  int s = slot_of_key(x0, k);
   if (s >= 0) {
-    h.tier = 0, h.slot = s, h.word = pick(x, s);
+    h.tier = 0, h.slot = s, h.word = pick(x0, s);
     return h;
   }
-  h.empty0 = lowest_empty(x);
-  if (!ovf) return h;
-  bool full = h.empty0 < 0;
+  if (!ovf) return h;  // no key of this b0 lives anywhere else
+  bool full = lowest_empty(x0) < 0;
+  uint64_t x[kSlots];
   if (p.b1 != p.b0) {
     load_bucket<kRO>(v.buckets[p.b1].w, x);
-    h.read1 = true;
     s = slot_of_key(x, k);
     if (s >= 0) {
       h.tier = 1, h.slot = s, h.word = pick(x, s);
       return h;
     }
-    h.empty1 = lowest_empty(x);
-    full = full && h.empty1 < 0;
+    full = full && lowest_empty(x) < 0;
   }
-  h.slow = stash_possible && full;
+  if (stash_possible && full) {
+    load_bucket<kRO>(v.stash[p.s].w, x);
+    s = slot_of_key(x, k);
+    if (s >= 0) h.tier = 2, h.slot = s, h.word = pick(x, s);
+  }
   return h;
 }
 
-// Find / contains: WX_OUT_FOUND (value in *val) or WX_OUT_NOT_FOUND, or kSlow.
+// Find / contains: WX_OUT_FOUND (value in *val) or WX_OUT_NOT_FOUND.
 template <bool kRO>
 __device__ __forceinline__ uint8_t thread_find(const View& v, const Place& p, uint32_t k, bool ovf,
-                                               bool stash_possible, uint32_t* val) {
-  const ThreadHit h = thread_search<kRO>(v, p, k, ovf, stash_possible);
-  if (h.slow) return kSlow;
+                                               bool stash_possible, const uint64_t (&x0)[kSlots], uint32_t* val) {
+  const ThreadHit h = thread_search<kRO>(v, p, k, ovf, stash_possible, x0);
   if (h.tier < 0) return WX_OUT_NOT_FOUND;
   *val = value_of(h.word);
   return WX_OUT_FOUND;
 }
 
-// Erase: one exchange on the slot seen holding k (erase_one of hive_ops.cu). tier = where it was.
+// Erase: one exchange on the slot seen holding k (erase_one of hive_ops.cu). *tier = where it was.
 __device__ __forceinline__ uint8_t thread_erase(const View& v, const Place& p, uint32_t k, bool ovf,
-                                                bool stash_possible, bool to_empty) {
-  const ThreadHit h = thread_search<false>(v, p, k, ovf, stash_possible);
-  if (h.slow) return kSlow;
+                                                bool stash_possible, bool to_empty, const uint64_t (&x0)[kSlots],
+                                                int* tier) {
+  const ThreadHit h = thread_search<false>(v, p, k, ovf, stash_possible, x0);
   if (h.tier < 0) return WX_OUT_NOT_FOUND;
-  uint64_t* sp = v.buckets[h.tier == 0 ? p.b0 : p.b1].w + h.slot;
-  return erase_slot(sp, to_empty) == k ? WX_OUT_ERASED : WX_OUT_NOT_FOUND;
+  *tier = h.tier;
+  return erase_slot(tier_bucket(v, p, h.tier) + h.slot, to_empty) == k ? WX_OUT_ERASED : WX_OUT_NOT_FOUND;
 }
 
-// Insert / insert_or_assign of an absent key: claim the lowest EMPTY slot of b0, or of b1 when b0
-// has none and b0's overflow bit is already set (so nothing needs announcing). *tier = the bucket.
+constexpr uint8_t kPending = 0;  // no EMPTY slot in b0, b1 or the stash: phase 2
+
+// Insert / insert_or_assign (insert_one of hive_ops.cu for one thread): search b0 (b1 and the stash
+// when b0's overflow bit is set), then claim the lowest EMPTY slot of b0, else of b1, else of the
+// stash bucket (the bit is set before leaving b0); a lost CAS re-reads that bucket (bounded: each
+// loss means one more slot filled). A present key: PRESENT, or kSlow for an assign (the tile's loop).
 __device__ __forceinline__ uint8_t thread_insert(const View& v, const Place& p, uint32_t k, uint32_t val,
-                                                 bool assign, bool ovf, int* tier) {
-  const ThreadHit h = thread_search<false>(v, p, k, ovf, true);
-  if (h.slow) return kSlow;
-  if (h.tier >= 0) return assign ? kSlow : WX_OUT_PRESENT;  // an assign CASes the value: the tile's loop
-  int c, s;
-  if (h.empty0 >= 0) c = 0, s = h.empty0;
-  else if (h.read1 && h.empty1 >= 0) c = 1, s = h.empty1;
-  else return kSlow;  // the bit must be set before leaving b0: the tile does that
-  uint64_t* sp = v.buckets[c == 0 ? p.b0 : p.b1].w + s;
-  const uint64_t old = cas_slot(sp, kEmptyWord, pack(k, val));
-  if (old == kEmptyWord) {
-    *tier = c;
-    return WX_OUT_INSERTED;
+                                                 bool assign, bool ovf, const uint64_t (&x0)[kSlots], int* tier) {
+  const uint8_t present = assign ? kSlow : WX_OUT_PRESENT;
+  uint64_t x[kSlots];
+#pragma unroll
+  for (int q = 0; q < kSlots; ++q) x[q] = x0[q];
+  if (slot_of_key(x, k) >= 0) return present;
+  if (ovf) {  // k may live in b1 or the stash
+    uint64_t y[kSlots];
+    bool full = lowest_empty(x) < 0;
+    if (p.b1 != p.b0) {
+      load_bucket<false>(v.buckets[p.b1].w, y);
+      if (slot_of_key(y, k) >= 0) return present;
+      full = full && lowest_empty(y) < 0;
+    }
+    if (full) {
+      load_bucket<false>(v.stash[p.s].w, y);
+      if (slot_of_key(y, k) >= 0) return present;
+    }
   }
-  if (key_of(old) == k && !assign) return WX_OUT_PRESENT;  // the same key won that slot first
-  return kSlow;
+  const uint64_t kv = pack(k, val);
+  bool marked = ovf;  // the bit is set already: nothing to announce
+  for (int c = 0; c < 3; ++c) {
+    if (c == 1 && p.b1 == p.b0) continue;
+    uint64_t* base = tier_bucket(v, p, c);
+    if (c > 0) {
+      if (!marked) {  // announce "a key of b0 lives elsewhere" before placing it there
+        ovf_set(v.ovf, p.b0);
+        marked = true;
+      }
+      load_bucket<false>(base, x);  // a fresh view of this tier, checked for the key first
+      if (slot_of_key(x, k) >= 0) return present;
+    }
+    for (int r = 0; r <= kSlots; ++r) {
+      const int e = lowest_empty(x);
+      if (e < 0) break;
+      if (cas_slot(base + e, kEmptyWord, kv) == kEmptyWord) {
+        *tier = c;
+        return WX_OUT_INSERTED;
+      }
+      load_bucket<false>(base, x);
+      if (slot_of_key(x, k) >= 0) return present;  // another element inserted k first
+    }
+  }
+  return kPending;
 }
 
 }  // namespace wx::hive
