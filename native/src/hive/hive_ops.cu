@@ -306,17 +306,18 @@ __device__ __forceinline__ bool p1_thread(const View& v, const ElemArgs& a, uint
   return true;
 }
 
-// Phase 1: one thread per element first (Kv32), then each tile runs its lanes' undecided elements
-// one by one with the cooperative protocol (all of them for Kv64). The loop is warp-uniform: every
-// lane of a tile reaches the tile collectives together.
 // Resident blocks asked of the compiler (a register budget): finds are latency-bound and
 // need the most threads in flight; writers and mixed batches carry more state.
 template <Mode kMode>
 constexpr int kP1MinBlocks = kMode == Mode::Find || kMode == Mode::Contains ? 6 : kMode == Mode::Mixed ? 3 : 4;
 
+// Phase 1: one thread per element first (Kv32), then each tile runs its lanes' undecided elements
+// one by one with the cooperative protocol (all of them for Kv64). The loop is warp-uniform: every
+// lane of a tile reaches the tile collectives together.
 template <class S, Mode kMode>
-__global__ void __launch_bounds__(kBlock, kP1MinBlocks<kMode>) p1_kernel(ViewT<S> v, ElemArgsT<S> a, uint32_t* pending_bits,
-                                                    bool stash_possible, bool erase_to_empty, Counters* c) {
+__global__ void __launch_bounds__(kBlock, kP1MinBlocks<kMode>)
+    p1_kernel(ViewT<S> v, ElemArgsT<S> a, uint32_t* pending_bits, bool stash_possible, bool erase_to_empty,
+              Counters* c) {
   using Key = typename S::Key;
   using Val = typename S::Val;
   constexpr bool kRO = kMode == Mode::Find || kMode == Mode::Contains;
@@ -347,6 +348,7 @@ __global__ void __launch_bounds__(kBlock, kP1MinBlocks<kMode>) p1_kernel(ViewT<S
       if constexpr (kMode == Mode::Insert || kMode == Mode::Assign || kMode == Mode::Mixed)
         if (a.vin) val = a.vin[i];
       if (!valid_op) {
+        // an op code api.cpp rejects: no outcome written
       } else if (k >= S::kTomb) {
         ++tl.invalid();
         if (kMode == Mode::Find) a.vout[i] = a.not_found;
