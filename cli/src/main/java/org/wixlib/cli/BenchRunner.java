@@ -176,19 +176,62 @@ final class BenchRunner {
 
   /**
    * Inserts the keys in {@code chunks} calls into a table created for {@code initialCapacity} keys, so
-   * it grows (resizes timed). End-to-end: the sum of the calls; kernel-only (GPU): the sum of the
-   * calls' device times with device-resident chunks (resizes inside a call count as that call's time).
+   * it grows (grow_insert, resizes timed), then the same calls into a table created for all of them
+   * (insert_presized): what growing costs is the difference, given in grow_insert's note as a share of
+   * its time. End-to-end: the sum of the calls; kernel-only (GPU): the sum of the calls' device times
+   * with device-resident chunks (resizes inside a call count as that call's time).
    */
-  Result growth(BenchData d, int chunks, long initialCapacity) {
+  List<Result> growth(BenchData d, int chunks, long initialCapacity) {
     int n = d.keys.length;
     int[][] keyChunks = split(d.keys, chunks);
     int[][] valueChunks = split(d.values, chunks);
-    Throughput e2e = new Throughput();
-    Throughput kernel = kind.isGpu() ? new Throughput() : null;
-    String note = "";
+    long presized = p.tableCapacity(n);
+    String[] grew = {""};
+    Throughput grow = chunkedInserts(initialCapacity, keyChunks, valueChunks, n, "grow_insert", grew);
+    Throughput pre = chunkedInserts(presized, keyChunks, valueChunks, n, "insert_presized", null);
+    Throughput growKernel = null;
+    Throughput preKernel = null;
+    if (kind.isGpu()) {
+      List<DeviceBuffer> buffers = new ArrayList<>();
+      try {
+        for (int c = 0; c < keyChunks.length; c++) {
+          buffers.add(DeviceBuffer.ofInts(p.device(), keyChunks[c]));
+          buffers.add(DeviceBuffer.ofInts(p.device(), valueChunks[c]));
+        }
+        growKernel = chunkedInsertsOnDevice(initialCapacity, buffers, keyChunks, n, "grow_insert");
+        preKernel = chunkedInsertsOnDevice(presized, buffers, keyChunks, n, "insert_presized");
+      } finally {
+        for (DeviceBuffer b : buffers) {
+          b.close();
+        }
+      }
+    }
+    String share = "; resizing took " + resizeShare(grow, pre) + " of the time"
+        + (kind.isGpu() ? " (kernel-only: " + resizeShare(growKernel, preKernel) + ")" : "");
+    return List.of(new Result("grow_insert", n, grow, growKernel, grew[0] + share),
+        new Result("insert_presized", n, pre, preKernel,
+            "the same " + keyChunks.length + " calls into a table made for all " + n + " keys"));
+  }
+
+  /**
+   * Share of the growing run's time that the presized run did not need: 1 - t(presized) / t(grow)
+   * = 1 - rate(grow) / rate(presized), from the medians; "-" without samples. Noise can make it
+   * negative on small inputs: shown as measured.
+   */
+  static String resizeShare(Throughput grow, Throughput presized) {
+    if (grow == null || presized == null || grow.median() == null || presized.median() == null) {
+      return "-";
+    }
+    return String.format(java.util.Locale.ROOT, "%.0f %%", 100 * (1 - grow.median() / presized.median()));
+  }
+
+  /** The chunks inserted call by call into a fresh table of the given capacity, per rep; timed end to end. */
+  private Throughput chunkedInserts(long capacity, int[][] keyChunks, int[][] valueChunks, int n, String op,
+      String[] describe) {
+    Throughput out = new Throughput();
     for (int rep = -p.warmup(); rep < p.reps(); rep++) {
-      Throughput sink = rep >= 0 ? e2e : new Throughput();
-      try (HashTable t = newTable(initialCapacity)) {
+      Throughput sink = rep >= 0 ? out : new Throughput();
+      try (HashTable t = newTable(capacity)) {
         warmStaging(t, keyChunks[0]);
         long nanos = 0;
         for (int c = 0; c < keyChunks.length; c++) {
@@ -197,41 +240,35 @@ final class BenchRunner {
           nanos += System.nanoTime() - t0;
         }
         sink.addNanos(n, nanos);
-        expectSize(t, n, "grow_insert");
-        if (rep == 0) {
-          note = "from capacity " + initialCapacity + " in " + keyChunks.length + " calls: grew "
+        expectSize(t, n, op);
+        if (rep == 0 && describe != null) {
+          describe[0] = "from capacity " + capacity + " in " + keyChunks.length + " calls: grew "
               + t.stats().resizes() + "x to " + t.stats().capacity() + " slots";
         }
       }
-      log.progress(name + " grow_insert " + repName(rep) + ": " + mops(sink.last()) + " M ops/s");
+      log.progress(name + " " + op + " " + repName(rep) + ": " + mops(sink.last()) + " M ops/s");
     }
-    if (kind.isGpu()) {
-      List<DeviceBuffer> buffers = new ArrayList<>();
-      try {
+    return out;
+  }
+
+  /** As chunkedInserts with device-resident chunks (keys, values alternating in buffers): kernel time. */
+  private Throughput chunkedInsertsOnDevice(long capacity, List<DeviceBuffer> buffers, int[][] keyChunks, int n,
+      String op) {
+    Throughput out = new Throughput();
+    for (int rep = -p.warmup(); rep < p.reps(); rep++) {
+      Throughput sink = rep >= 0 ? out : new Throughput();
+      try (HashTable t = newTable(capacity)) {
+        double ms = 0;
         for (int c = 0; c < keyChunks.length; c++) {
-          buffers.add(DeviceBuffer.ofInts(p.device(), keyChunks[c]));
-          buffers.add(DeviceBuffer.ofInts(p.device(), valueChunks[c]));
+          t.insert(buffers.get(2 * c), buffers.get(2 * c + 1), keyChunks[c].length, null);
+          ms += t.stats().lastKernelMillis();
         }
-        for (int rep = -p.warmup(); rep < p.reps(); rep++) {
-          Throughput sink = rep >= 0 ? kernel : new Throughput();
-          try (HashTable t = newTable(initialCapacity)) {
-            double ms = 0;
-            for (int c = 0; c < keyChunks.length; c++) {
-              t.insert(buffers.get(2 * c), buffers.get(2 * c + 1), keyChunks[c].length, null);
-              ms += t.stats().lastKernelMillis();
-            }
-            sink.addMillis(n, ms);
-            expectSize(t, n, "grow_insert (device-resident)");
-          }
-          log.progress(name + " grow_insert kernel " + repName(rep) + ": " + mops(sink.last()) + " M ops/s");
-        }
-      } finally {
-        for (DeviceBuffer b : buffers) {
-          b.close();
-        }
+        sink.addMillis(n, ms);
+        expectSize(t, n, op + " (device-resident)");
       }
+      log.progress(name + " " + op + " kernel " + repName(rep) + ": " + mops(sink.last()) + " M ops/s");
     }
-    return new Result("grow_insert", n, e2e, kernel, note);
+    return out;
   }
 
   /** a cut into `parts` consecutive pieces of near-equal length (fewer when a is shorter). */

@@ -8,7 +8,7 @@ enum Suite {
   STATIC,
   /** GLHT paper, dynamic: mixed batches [20,20,60] and [40,40,20] over key ranges 100 … 100000. */
   DYNAMIC,
-  /** Hive paper: insert / find / erase at load factors 0.5 … 0.95, and growth from a small table. */
+  /** Hive paper: insert / find / erase at load factors 0.5 … 0.95, and growth from a small table (vs presized). */
   LOAD,
   /** The same streams on java.util.HashMap, ConcurrentHashMap, fastutil and the cpu kind. */
   BASELINE;

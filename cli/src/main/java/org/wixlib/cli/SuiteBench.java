@@ -229,7 +229,8 @@ final class SuiteBench {
     if (load) {
       r.field("load_factors", new ArrayList<Object>(c.loadFactors()));
       r.field("load_keys", Texts.count(c.loadKeys()) + " at the highest load factor (table size fixed across"
-          + " load factors; growth: " + SuiteRunner.GROWTH_CALLS + " calls from capacity max(1024, n/64))");
+          + " load factors; growth: " + SuiteRunner.GROWTH_CALLS + " calls from capacity max(1024, n/64), then the"
+          + " same calls into a table made for n: resizing's share of the time)");
     }
     if (baseline) {
       r.field("baseline_keys", Texts.count(Math.min(c.baselineKeys(), c.maxCpuKeys())) + " keys; mixes on key range "

@@ -10,7 +10,8 @@ final class SuiteOptions {
       description = {"Runs suites instead of the plain benchmark: static (GLHT paper: bulk build + retrieve at"
           + " load 0.8 for 2^16 … 2^26 keys, all hits and all misses), dynamic (GLHT paper: mixes [20,20,60]"
           + " and [40,40,20] on key ranges 100 … 100000, 100000 and 2^24 ops), load (Hive paper: insert / find"
-          + " / erase at load factors 0.5 … 0.95, and growth from a small table), baseline (the same streams"
+          + " / erase at load factors 0.5 … 0.95, and growth from a small table against the same inserts into a"
+          + " table made for them: the share of time spent resizing), baseline (the same streams"
           + " on java.util.HashMap, ConcurrentHashMap, fastutil Int2IntOpenHashMap and the cpu kind), or all."
           + " Several: --suite baseline,static."})
   List<String> names = new ArrayList<>();

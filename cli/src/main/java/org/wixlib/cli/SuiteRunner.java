@@ -235,13 +235,15 @@ final class SuiteRunner {
         BenchData d = new BenchData(c.seed(), n);
         long initial = Math.max(1024, n / 64);
         BenchRunner r = new BenchRunner(kind, params(n, STATIC_LOAD, 0), reps);
-        BenchRunner.Result res = r.growth(d, GROWTH_CALLS, initial);
-        add(Suite.LOAD, name, res, STATIC_LOAD, null, null, res.note());
-        Chart.Panel p = chart.panel("grow_insert (from a small table, resizes included)", "", "M ops/s",
-            Chart.Scale.LINEAR, Chart.Scale.LINEAR);
-        p.bar(name, false, "n = " + Texts.count(n), res.endToEnd().median() == null ? 0 : res.endToEnd().median());
-        if (res.kernel() != null && res.kernel().median() != null) {
-          p.bar(name + " (kernel)", true, "n = " + Texts.count(n), res.kernel().median());
+        Chart.Panel p = chart.panel("grow_insert (from a small table, resizes included) vs presized", "",
+            "M ops/s", Chart.Scale.LINEAR, Chart.Scale.LINEAR);
+        for (BenchRunner.Result res : r.growth(d, GROWTH_CALLS, initial)) {
+          add(Suite.LOAD, name, res, STATIC_LOAD, null, null, res.note());
+          String bar = res.op().equals("grow_insert") ? name : name + " presized";
+          p.bar(bar, false, "n = " + Texts.count(n), res.endToEnd().median() == null ? 0 : res.endToEnd().median());
+          if (res.kernel() != null && res.kernel().median() != null) {
+            p.bar(bar + " (kernel)", true, "n = " + Texts.count(n), res.kernel().median());
+          }
         }
       });
     }

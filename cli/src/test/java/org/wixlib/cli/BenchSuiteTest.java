@@ -94,9 +94,13 @@ class BenchSuiteTest {
     assertTrue(seen.contains("static cpu find_absent"), seen.toString());
     // dynamic: 2 mixes x 2 op counts x 2 key ranges.
     assertEquals(8, rows.stream().filter(x -> "dynamic".equals(((Map<?, ?>) x).get("suite"))).count());
-    // load: 2 load factors x 4 ops + growth.
-    assertEquals(9, rows.stream().filter(x -> "load".equals(((Map<?, ?>) x).get("suite"))).count());
+    // load: 2 load factors x 4 ops + growth and the same inserts presized.
+    assertEquals(10, rows.stream().filter(x -> "load".equals(((Map<?, ?>) x).get("suite"))).count());
     assertTrue(seen.contains("load cpu grow_insert"), seen.toString());
+    assertTrue(seen.contains("load cpu insert_presized"), seen.toString());
+    String growNote = rows.stream().map(x -> (Map<?, ?>) x).filter(x -> "grow_insert".equals(x.get("op")))
+        .map(x -> (String) x.get("note")).findFirst().orElseThrow();
+    assertTrue(growNote.matches(".*grew [1-9][0-9]*x.*; resizing took -?[0-9]+ % of the time"), growNote);
     for (String t : List.of("cpu", "java-hashmap", "java-chm", "fastutil")) {
       for (String op : List.of("insert", "find_present", "find_absent", "erase", "mixed_20/20/60",
           "mixed_40/40/20")) {
