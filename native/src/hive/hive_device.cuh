@@ -188,6 +188,12 @@ __device__ __forceinline__ void ovf_set(uint32_t* ovf, uint32_t b) {
   __threadfence();  // the bit is visible before the placement that it announces
 }
 
+// The slots of a key's tier: 0 = b0, 1 = b1, 2 = its stash bucket.
+template <class S>
+__device__ __forceinline__ typename S::Word* tier_base(const ViewT<S>& v, int tier, const Place& p) {
+  return tier == 0 ? v.buckets[p.b0].w : tier == 1 ? v.buckets[p.b1].w : v.stash[p.s].w;
+}
+
 // Lowest set bit of a tile ballot as a lane index.
 __device__ __forceinline__ int first_lane(unsigned m) { return __ffs(m) - 1; }
 

@@ -20,11 +20,6 @@ constexpr int kMaxRestarts = 64;  // op restarts (key erased under an assign); t
 constexpr int kMaxCas = 256;      // CAS retries on one slot whose value keeps changing
 
 template <class S>
-__device__ __forceinline__ typename S::Word* tier_base(const ViewT<S>& v, int tier, const Place& p) {
-  return tier == 0 ? v.buckets[p.b0].w : tier == 1 ? v.buckets[p.b1].w : v.stash[p.s].w;
-}
-
-template <class S>
 struct Hit {
   using W = typename S::Word;
   int tier = -1;  // -1 miss, 0 b0, 1 b1, 2 stash

@@ -54,10 +54,6 @@ struct ThreadHit {
   uint64_t word = 0;
 };
 
-__device__ __forceinline__ uint64_t* tier_bucket(const View& v, const Place& p, int tier) {
-  return tier == 0 ? v.buckets[p.b0].w : tier == 1 ? v.buckets[p.b1].w : v.stash[p.s].w;
-}
-
 // search() of hive_ops.cu for one thread: b0; b1 when b0's overflow bit is set; the stash when b0 and
 // b1 show no EMPTY slot and the stash may hold keys.
 // x0 = b0 as this thread read it (read before the op branches, so a warp of mixed ops waits on one
@@ -108,7 +104,7 @@ __device__ __forceinline__ uint8_t thread_erase(const View& v, const Place& p, u
   const ThreadHit h = thread_search<false>(v, p, k, ovf, stash_possible, x0);
   if (h.tier < 0) return WX_OUT_NOT_FOUND;
   *tier = h.tier;
-  return erase_slot(tier_bucket(v, p, h.tier) + h.slot, to_empty) == k ? WX_OUT_ERASED : WX_OUT_NOT_FOUND;
+  return erase_slot(tier_base(v, h.tier, p) + h.slot, to_empty) == k ? WX_OUT_ERASED : WX_OUT_NOT_FOUND;
 }
 
 constexpr uint8_t kPending = 0;  // no EMPTY slot in b0, b1 or the stash: phase 2
@@ -141,7 +137,7 @@ __device__ __forceinline__ uint8_t thread_insert(const View& v, const Place& p, 
   bool marked = ovf;  // the bit is set already: nothing to announce
   for (int c = 0; c < 3; ++c) {
     if (c == 1 && p.b1 == p.b0) continue;
-    uint64_t* base = tier_bucket(v, p, c);
+    uint64_t* base = tier_base(v, c, p);
     if (c > 0) {
       if (!marked) {  // announce "a key of b0 lives elsewhere" before placing it there
         ovf_set(v.ovf, p.b0);
