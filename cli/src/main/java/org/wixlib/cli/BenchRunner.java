@@ -186,9 +186,8 @@ final class BenchRunner {
     int[][] keyChunks = split(d.keys, chunks);
     int[][] valueChunks = split(d.values, chunks);
     long presized = p.tableCapacity(n);
-    String[] grew = {""};
-    Throughput grow = chunkedInserts(initialCapacity, keyChunks, valueChunks, n, "grow_insert", grew);
-    Throughput pre = chunkedInserts(presized, keyChunks, valueChunks, n, "insert_presized", null);
+    Timed grow = chunkedInserts(initialCapacity, keyChunks, valueChunks, n, "grow_insert");
+    Timed pre = chunkedInserts(presized, keyChunks, valueChunks, n, "insert_presized");
     Throughput growKernel = null;
     Throughput preKernel = null;
     if (kind.isGpu()) {
@@ -206,10 +205,10 @@ final class BenchRunner {
         }
       }
     }
-    String share = "; resizing took " + resizeShare(grow, pre) + " of the time"
+    String share = "; resizing took " + resizeShare(grow.rates(), pre.rates()) + " of the time"
         + (kind.isGpu() ? " (kernel-only: " + resizeShare(growKernel, preKernel) + ")" : "");
-    return List.of(new Result("grow_insert", n, grow, growKernel, grew[0] + share),
-        new Result("insert_presized", n, pre, preKernel,
+    return List.of(new Result("grow_insert", n, grow.rates(), growKernel, grow.note() + share),
+        new Result("insert_presized", n, pre.rates(), preKernel,
             "the same " + keyChunks.length + " calls into a table made for all " + n + " keys"));
   }
 
@@ -225,10 +224,13 @@ final class BenchRunner {
     return String.format(java.util.Locale.ROOT, "%.0f %%", 100 * (1 - grow.median() / presized.median()));
   }
 
+  /** End-to-end rates of chunkedInserts, and how its first measured table grew. */
+  private record Timed(Throughput rates, String note) {}
+
   /** The chunks inserted call by call into a fresh table of the given capacity, per rep; timed end to end. */
-  private Throughput chunkedInserts(long capacity, int[][] keyChunks, int[][] valueChunks, int n, String op,
-      String[] describe) {
+  private Timed chunkedInserts(long capacity, int[][] keyChunks, int[][] valueChunks, int n, String op) {
     Throughput out = new Throughput();
+    String note = "";
     for (int rep = -p.warmup(); rep < p.reps(); rep++) {
       Throughput sink = rep >= 0 ? out : new Throughput();
       try (HashTable t = newTable(capacity)) {
@@ -241,14 +243,14 @@ final class BenchRunner {
         }
         sink.addNanos(n, nanos);
         expectSize(t, n, op);
-        if (rep == 0 && describe != null) {
-          describe[0] = "from capacity " + capacity + " in " + keyChunks.length + " calls: grew "
+        if (rep == 0) {
+          note = "from capacity " + capacity + " in " + keyChunks.length + " calls: grew "
               + t.stats().resizes() + "x to " + t.stats().capacity() + " slots";
         }
       }
       log.progress(name + " " + op + " " + repName(rep) + ": " + mops(sink.last()) + " M ops/s");
     }
-    return out;
+    return new Timed(out, note);
   }
 
   /** As chunkedInserts with device-resident chunks (keys, values alternating in buffers): kernel time. */
