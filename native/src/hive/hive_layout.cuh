@@ -86,28 +86,53 @@ __host__ __device__ inline uint64_t mix64(uint64_t z) {
   return z ^ (z >> 31);
 }
 
-// Linear-hashing geometry for N active buckets: m = floor(log2 N), split = N - 2^m.
-// Address of hash x: a = x & (2^m - 1); if a < split then a = x & (2^(m+1) - 1).
+// Linear hashing over n0 roots (Litwin's h_i = h mod n0·2^i, with the root taken from the high bits):
+// N = n0·2^m + split active buckets, split < n0·2^m. Address of hash x, root r = mulhi(x, n0):
+//   a = r + n0·(x & (2^m - 1)); if a < split then a = r + n0·(x & (2^(m+1) - 1)).
+// Splitting bucket p moves keys to p + n0·2^m only. n0 is fixed at creation so that a table made for
+// n keys has N = n0·2^m exactly (every bucket at the same expected load); with n0 = 1 this is the
+// classic rule. The root uses the top bits of x and the level the low ones: independent while
+// log2(n0) + m + 1 <= 32 (n0 < 256 keeps that for every N < 2^31).
 struct Geometry {
-  uint32_t n = 1;        // active buckets
-  uint32_t lowmask = 0;  // 2^m - 1
-  uint32_t split = 0;    // N - 2^m
+  uint32_t n = 1;     // active buckets
+  uint32_t n0 = 1;    // roots
+  uint32_t mask = 0;  // 2^m - 1
+  uint32_t half = 1;  // n0·2^m: distance from a bucket to its split image
+  uint32_t split = 0; // N - n0·2^m
 };
 
-__host__ __device__ inline Geometry geometry_of(uint32_t n) {
+__host__ __device__ inline Geometry geometry_of(uint32_t n, uint32_t n0) {
   Geometry g;
   g.n = n;
-  uint32_t half = 1;
-  while (half <= n / 2) half <<= 1;  // largest power of two <= n
-  g.lowmask = half - 1;
-  g.split = n - half;
+  g.n0 = n0;
+  uint32_t lev = 1;
+  while (uint64_t(n0) * lev * 2 <= n) lev <<= 1;  // largest n0·2^m <= n
+  g.mask = lev - 1;
+  g.half = n0 * lev;
+  g.split = n - g.half;
   return g;
 }
 
 __host__ __device__ inline uint32_t lh_address(uint32_t x, const Geometry& g) {
-  uint32_t a = x & g.lowmask;
-  if (a < g.split) a = x & (2u * g.lowmask + 1u);
+  const uint32_t r = static_cast<uint32_t>((uint64_t(x) * g.n0) >> 32);
+  uint32_t a = r + g.n0 * (x & g.mask);
+  if (a < g.split) a = r + g.n0 * (x & (2u * g.mask + 1u));
   return a;
+}
+
+// Roots and buckets for a table made for `nb` buckets: nb rounded up to n0·2^m with n0 in [128, 256)
+// (at most 1/128 more buckets); small tables take n0 = nb.
+struct Roots {
+  uint32_t n0;
+  uint64_t buckets;
+};
+inline Roots roots_for(uint64_t nb) {
+  if (nb < 256) return Roots{static_cast<uint32_t>(nb < 1 ? 1 : nb), nb < 1 ? 1 : nb};
+  int m = 0;
+  while ((nb >> m) >= 256) ++m;  // nb >> m in [128, 256)
+  uint64_t n0 = (nb + (uint64_t(1) << m) - 1) >> m;
+  if (n0 == 256) n0 = 128, ++m;
+  return Roots{static_cast<uint32_t>(n0), n0 << m};
 }
 
 // Where a key may live: two buckets and one stash bucket.

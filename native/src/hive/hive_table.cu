@@ -64,11 +64,12 @@ HiveTableT<S>::HiveTableT(const wx_config& cfg) : device_(cfg.device) {
   counters_ = DeviceArray<Counters>(1);
   lens_ = DeviceArray<unsigned>(4);
   count_ = DeviceArray<unsigned long long>(1);
-  const uint64_t nb = buckets_for(cfg.capacity);
-  if (nb > kMaxBuckets) fail(WX_ERR_INVALID_ARGUMENT, "Hive capacity too large");
+  const Roots r = roots_for(buckets_for(cfg.capacity));
+  if (r.buckets > kMaxBuckets) fail(WX_ERR_INVALID_ARGUMENT, "Hive capacity too large");
   s_ = own_stream_;
-  ensure_alloc(nb);
-  n_ = static_cast<uint32_t>(nb);
+  ensure_alloc(r.buckets);
+  n_ = static_cast<uint32_t>(r.buckets);
+  n0_ = r.n0;
   WX_CUDA(cudaStreamSynchronize(own_stream_));
 }
 
@@ -93,7 +94,7 @@ ViewT<S> HiveTableT<S>::view() const {
   v.buckets = buckets_.get();
   v.stash = stash_.get();
   v.ovf = ovf_.get();
-  v.geo = geometry_of(n_);
+  v.geo = geometry_of(n_, n0_);
   v.stash_mask = stash_nb_ - 1;
   return v;
 }
@@ -473,12 +474,12 @@ void HiveTableT<S>::grow_to(uint64_t target) {
   target = std::min<uint64_t>(target, kMaxBuckets);
   bool changed = false;
   while (n_ < target) {
-    const Geometry g = geometry_of(n_);
-    const uint32_t half = g.lowmask + 1;
+    const Geometry g = geometry_of(n_, n0_);
+    const uint32_t half = g.half;
     const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(target - n_, half - g.split));
     ensure_alloc(uint64_t(n_) + count);
     ViewT<S> va = view();
-    va.geo = geometry_of(n_ + count);
+    va.geo = geometry_of(n_ + count, n0_);
     launch_split(va, g.split, count, half, counters_.get(), s_);
     n_ += count;
     ++resizes_;
@@ -489,17 +490,17 @@ void HiveTableT<S>::grow_to(uint64_t target) {
 
 template <class S>
 void HiveTableT<S>::shrink_to(uint64_t target) {
-  target = std::max<uint64_t>(target, 1);
+  target = std::max<uint64_t>(target, n0_);  // the roots never merge
   bool changed = false;
   while (n_ > target) {
-    const Geometry g = geometry_of(n_);
+    const Geometry g = geometry_of(n_, n0_);
     uint32_t half, split;
-    if (g.split == 0) {  // n_ = 2^m: merge the upper half of level m-1
-      half = (g.lowmask + 1) / 2;
+    if (g.split == 0) {  // n_ = n0·2^m: merge the upper half of level m-1
+      if (g.mask == 0) break;
+      half = g.half / 2;
       split = half;
-      if (half == 0) break;
     } else {
-      half = g.lowmask + 1;
+      half = g.half;
       split = g.split;
     }
     const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(n_ - target, split));
@@ -510,7 +511,7 @@ void HiveTableT<S>::shrink_to(uint64_t target) {
     const uint32_t begin = std::max<uint32_t>(p_begin, hl_[3]);
     if (begin >= split) break;  // the last pair does not fit one bucket: stop shrinking here
     ViewT<S> va = view();
-    va.geo = geometry_of(half + begin);
+    va.geo = geometry_of(half + begin, n0_);
     launch_merge(va, begin, split - begin, half, s_);
     n_ = half + begin;
     ++resizes_;
@@ -626,7 +627,7 @@ std::string HiveTableT<S>::validate() {
   for (uint32_t w : lk)
     if (w) return "a bucket lock is still held";
   auto ovf_set_for = [&](uint32_t b) { return (ov[b >> 5] >> (b & 31)) & 1u; };
-  const Geometry g = geometry_of(n_);
+  const Geometry g = geometry_of(n_, n0_);
   std::unordered_set<Key> seen;
   seen.reserve(size_ * 2 + 16);
   auto has_empty = [&](uint32_t b) {

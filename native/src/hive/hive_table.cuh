@@ -82,6 +82,7 @@ class HiveTableT final : public Table {
   bool auto_drain_ = true;
 
   uint32_t n_ = 1;      // active buckets (linear hashing state)
+  uint32_t n0_ = 1;     // linear-hashing roots, fixed at creation (hive_layout.cuh): shrinks stop there
   uint64_t alloc_ = 0;  // buckets allocated
   uint32_t stash_nb_ = 1;
   DeviceArray<BucketT<Word>> buckets_, stash_;
