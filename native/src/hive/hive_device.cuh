@@ -175,17 +175,16 @@ __device__ __forceinline__ bool ovf_test(const uint32_t* ovf, uint32_t b) {
   else asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(w) : "l"(ovf + (b >> 5)));
   return (w >> (b & 31)) & 1u;
 }
-// Sets bucket b's overflow bit; the caller fences before the placement it announces (ovf_set).
-__device__ __forceinline__ void ovf_mark(uint32_t* ovf, uint32_t b) {
+// Sets bucket b's overflow bit (before a key of b0 = b is placed elsewhere). No fence: in phase 1 a
+// reader that misses a fresh bit skips only b1 and the stash, a result that orders that reader before
+// the placement the bit announces (per-key linearizability; inserts do not need the bit to stay unique:
+// a b0 with no EMPTY slot sends them to b1, where the lowest-EMPTY race decides); phase 2 and the
+// resize kernels have no concurrent reader of the bits, and a launch boundary publishes them.
+__device__ __forceinline__ void ovf_set(uint32_t* ovf, uint32_t b) {
   const uint32_t bit = 1u << (b & 31);
   uint32_t w;
   asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(w) : "l"(ovf + (b >> 5)));
   if (!(w & bit)) atomicOr(ovf + (b >> 5), bit);
-}
-// Marks bucket b as overflowed (before a key of b0 = b is placed elsewhere).
-__device__ __forceinline__ void ovf_set(uint32_t* ovf, uint32_t b) {
-  ovf_mark(ovf, b);
-  __threadfence();  // the bit is visible before the placement that it announces
 }
 
 // The slots of a key's tier: 0 = b0, 1 = b1, 2 = its stash bucket.

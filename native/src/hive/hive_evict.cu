@@ -195,11 +195,10 @@ __device__ int evict_one(const Tile& t, const ViewT<S>& v, uint32_t* locks, type
       if (l == depth) ok = is_free(load_rx(&v.buckets[tb].w[ts]));
       const bool same = t.ballot(!ok) == 0;
       if (same && l == 0) {  // far end first: every key stays in some slot throughout
-        // overflow bits first (one fence for all): a victim leaving its b0, and k landing in its b1
+        // overflow bits: a victim leaving its b0, and k landing in its b1
         for (int j = 0; j < depth; ++j)
-          if (place_of(key_of(pw[j]), v.geo, v.stash_mask).b0 == pb[j]) ovf_mark(v.ovf, pb[j]);
-        if (pb[0] != p.b0) ovf_mark(v.ovf, p.b0);
-        __threadfence();
+          if (place_of(key_of(pw[j]), v.geo, v.stash_mask).b0 == pb[j]) ovf_set(v.ovf, pb[j]);
+        if (pb[0] != p.b0) ovf_set(v.ovf, p.b0);
         store_rx(&v.buckets[tb].w[ts], pw[depth - 1]);
         for (int j = depth - 1; j > 0; --j) store_rx(&v.buckets[pb[j]].w[ps[j]], pw[j - 1]);
         store_rx(&v.buckets[pb[0]].w[ps[0]], kv);

@@ -211,8 +211,10 @@ BatchResult HiveTableT<S>::run(const Batch& b, Mode mode) {
       run_chunk(a, mode);
     }
     if (mode == Mode::Erase || mode == Mode::Mixed) {
+      Trace tr;
       read_back();  // the erase counts decide the shrink
       after_erase_shrink();
+      if (tr.on) std::fprintf(stderr, "[hive trace] after the erases: %.3f ms\n", tr.lap(s_));
     }
   } catch (const Error& e) {
     if (e.status() != WX_ERR_OUT_OF_MEMORY) throw;
@@ -255,7 +257,12 @@ void HiveTableT<S>::run_chunk(const Args& a, Mode mode) {
   }
   if (mode == Mode::Erase) {
     const bool to_empty = stash_now() == 0;  // no stash entry to keep consistent: reuse slots at once
+    Trace tr;
+    tr.lap(s_);
     launch_p1(mode, view(), a, nullptr, !to_empty, to_empty, counters_.get(), s_);
+    if (tr.on)
+      std::fprintf(stderr, "[hive trace] erase n %llu: phase 1 %.3f ms, %s, stash %llu\n", (unsigned long long)a.n,
+                   tr.lap(s_), to_empty ? "to EMPTY" : "to TOMBSTONE", (unsigned long long)stash_now());
     return;
   }
   // Inserts: make room for the batch first (an upper bound: all keys new).
@@ -446,6 +453,10 @@ void HiveTableT<S>::drain_now() {
     drain_lists_.reset();
     drain_lists_ = DeviceArray<uint32_t>(2 * slots);
   }
+  launch_drain_swap(view(), counters_.get(), s_);  // most entries; the locked rounds take the rest
+  read_back();
+  if (trace_on()) std::fprintf(stderr, "[hive trace] drain swap pass: %llu entries left\n", (unsigned long long)stash_now());
+  if (stash_now() == 0) return;
   uint32_t* cur = nullptr;  // first round: every stash slot
   uint32_t* next = drain_lists_.get();
   uint32_t* other = drain_lists_.get() + slots;
