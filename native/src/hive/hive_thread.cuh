@@ -109,65 +109,59 @@ __device__ __forceinline__ uint8_t thread_erase(const View& v, const Place& p, u
 
 constexpr uint8_t kPending = 0;  // no EMPTY slot in b0, b1 or the stash: phase 2
 
-// Claims the lowest EMPTY slot of one tier for kv, starting from a view x in which k was checked
-// absent; a lost CAS re-reads the bucket and re-checks the key (bounded: each loss means one more
-// slot filled). WX_OUT_INSERTED, WX_OUT_PRESENT (another element put k there first) or kPending.
-__device__ __forceinline__ uint8_t claim_lowest(uint64_t* base, uint64_t (&x)[kSlots], uint32_t k, uint64_t kv) {
-#pragma unroll 1
-  for (int r = 0; r <= kSlots; ++r) {
-    const int e = lowest_empty(x);
-    if (e < 0) break;
-    if (cas_slot(base + e, kEmptyWord, kv) == kEmptyWord) return WX_OUT_INSERTED;
-    load_bucket<false>(base, x);
-    if (slot_of_key(x, k) >= 0) return WX_OUT_PRESENT;
-  }
-  return kPending;
-}
-
 // Insert / insert_or_assign (insert_one of hive_ops.cu for one thread): search b0 (b1 and the stash
 // when b0's overflow bit is set), then claim the lowest EMPTY slot of b0, else of b1 (b1 first when
-// first_tier says so), else of the stash bucket (the bit is set before leaving b0). A present key:
-// PRESENT, or kSlow for an assign (the tile's loop). x0 is dead after the first claim (straight-line
-// code, a later b0 claim re-reads it): two bucket views at most are live.
+// first_tier says so), else of the stash bucket (the bit is set before leaving b0); a lost CAS
+// re-reads that bucket (bounded: each loss means one more slot filled). A present key: PRESENT, or
+// kSlow for an assign (the tile's loop).
 __device__ __forceinline__ uint8_t thread_insert(const View& v, const Place& p, uint32_t k, uint32_t val,
                                                  bool assign, bool ovf, const uint64_t (&x0)[kSlots], int* tier) {
   const uint8_t present = assign ? kSlow : WX_OUT_PRESENT;
-  if (slot_of_key(x0, k) >= 0) return present;
   uint64_t x[kSlots];
+#pragma unroll
+  for (int q = 0; q < kSlots; ++q) x[q] = x0[q];
+  if (slot_of_key(x, k) >= 0) return present;
   if (ovf) {  // k may live in b1 or the stash
-    bool full = lowest_empty(x0) < 0;
+    uint64_t y[kSlots];
+    bool full = lowest_empty(x) < 0;
     if (p.b1 != p.b0) {
-      load_bucket<false>(v.buckets[p.b1].w, x);
-      if (slot_of_key(x, k) >= 0) return present;
-      full = full && lowest_empty(x) < 0;
+      load_bucket<false>(v.buckets[p.b1].w, y);
+      if (slot_of_key(y, k) >= 0) return present;
+      full = full && lowest_empty(y) < 0;
     }
     if (full) {
-      load_bucket<false>(v.stash[p.s].w, x);
-      if (slot_of_key(x, k) >= 0) return present;
+      load_bucket<false>(v.stash[p.s].w, y);
+      if (slot_of_key(y, k) >= 0) return present;
     }
   }
   const uint64_t kv = pack(k, val);
   bool marked = ovf;  // the bit is set already: nothing to announce
   const int first = first_tier(p, v.geo);
-#pragma unroll
   for (int step = 0; step < 3; ++step) {
     const int c = step == 2 ? 2 : step == 0 ? first : 1 - first;
     if (c == 1 && p.b1 == p.b0) continue;
     uint64_t* base = tier_base(v, c, p);
-    if (step == 0 && c == 0) {
+    if (c == 0) {
 #pragma unroll
       for (int q = 0; q < kSlots; ++q) x[q] = x0[q];  // b0 as read with the batch (k checked absent)
     } else {
-      if (c > 0 && !marked) {  // announce "a key of b0 lives elsewhere" before placing it there
+      if (!marked) {  // announce "a key of b0 lives elsewhere" before placing it there
         ovf_set(v.ovf, p.b0);
         marked = true;
       }
       load_bucket<false>(base, x);  // a fresh view of this tier, checked for the key first
       if (slot_of_key(x, k) >= 0) return present;
     }
-    const uint8_t r = claim_lowest(base, x, k, kv);
-    if (r == WX_OUT_INSERTED) *tier = c;
-    if (r != kPending) return r == WX_OUT_PRESENT ? present : r;
+    for (int r = 0; r <= kSlots; ++r) {
+      const int e = lowest_empty(x);
+      if (e < 0) break;
+      if (cas_slot(base + e, kEmptyWord, kv) == kEmptyWord) {
+        *tier = c;
+        return WX_OUT_INSERTED;
+      }
+      load_bucket<false>(base, x);
+      if (slot_of_key(x, k) >= 0) return present;  // another element inserted k first
+    }
   }
   return kPending;
 }
