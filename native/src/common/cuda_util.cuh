@@ -32,6 +32,14 @@ inline void cuda_check(cudaError_t e, const char* what) {
 // After a kernel launch: catches bad launch configurations at once.
 #define WX_CUDA_LAUNCHED(name) ::wx::cuda_check(cudaGetLastError(), "launch of " name)
 
+// Streaming multiprocessors of the current device (grid sizes of persistent kernels).
+inline int current_sms() {
+  int dev = 0, sms = 0;
+  WX_CUDA(cudaGetDevice(&dev));
+  WX_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  return sms;
+}
+
 // Owning device allocation of T[n]; move-only. Allocation failure throws WX_ERR_OUT_OF_MEMORY.
 template <typename T>
 class DeviceArray {

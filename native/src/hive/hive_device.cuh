@@ -187,6 +187,21 @@ __device__ __forceinline__ void ovf_set(uint32_t* ovf, uint32_t b) {
   if (!(w & bit)) atomicOr(ovf + (b >> 5), bit);
 }
 
+// Lowest EMPTY slot (kAnyFree: EMPTY or TOMBSTONE) of the bucket at b, or -1, for the kernels that run
+// between launches (eviction, drain). All slots are read at once (independent loads, one memory
+// latency), not one after another until a free one shows up.
+template <bool kAnyFree, class W>
+__device__ __forceinline__ int lowest_open(const W* b) {
+  W x[kSlots];
+#pragma unroll
+  for (int s = 0; s < kSlots; ++s) x[s] = load_rx(b + s);
+  int fs = -1;
+#pragma unroll
+  for (int s = kSlots - 1; s >= 0; --s)
+    if (kAnyFree ? is_free(x[s]) : is_empty(x[s])) fs = s;
+  return fs;
+}
+
 // The slots of a key's tier: 0 = b0, 1 = b1, 2 = its stash bucket.
 template <class S>
 __device__ __forceinline__ typename S::Word* tier_base(const ViewT<S>& v, int tier, const Place& p) {

@@ -18,18 +18,6 @@
 namespace wx::hive {
 namespace {
 
-template <class W>
-__device__ __forceinline__ int lowest_empty_slot(const W* b) {
-  W x[kSlots];
-#pragma unroll
-  for (int s = 0; s < kSlots; ++s) x[s] = load_rx(b + s);
-  int e = -1;
-#pragma unroll
-  for (int s = kSlots - 1; s >= 0; --s)
-    if (is_empty(x[s])) e = s;
-  return e;
-}
-
 // Moves stash entry kv (at *sp) into bucket B (b0 or b1 of its key) by one victim move. True when done.
 template <class S>
 __device__ bool move_in(const ViewT<S>& v, typename S::Word* sp, typename S::Word kv, const Place& p, uint32_t B,
@@ -47,7 +35,7 @@ __device__ bool move_in(const ViewT<S>& v, typename S::Word* sp, typename S::Wor
     const uint32_t A = q.b0 == B ? q.b1 : q.b0;
     if (A == B) continue;
     W* const abase = v.buckets[A].w;
-    const int e = lowest_empty_slot(abase);
+    const int e = lowest_open<false>(abase);
     if (e < 0) continue;
     if (cas_slot<false>(abase + e, S::empty(), S::tomb()) != S::empty()) continue;  // a. reserve
     if (cas_slot<false>(base + s, vw, kv) != vw) {                                  // b. take v's slot
@@ -86,11 +74,8 @@ __global__ void __launch_bounds__(kBlock) drain_swap_kernel(ViewT<S> v, Counters
 
 template <class S>
 void launch_drain_swap(const ViewT<S>& v, Counters* c, cudaStream_t s) {
-  int dev = 0, sms = 0;
-  WX_CUDA(cudaGetDevice(&dev));
-  WX_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   const uint64_t n = uint64_t(v.stash_mask + 1) * kSlots;
-  const uint64_t need = (n + kBlock - 1) / kBlock, cap = uint64_t(sms) * 8;
+  const uint64_t need = (n + kBlock - 1) / kBlock, cap = uint64_t(current_sms()) * 8;
   drain_swap_kernel<S><<<static_cast<int>(need < cap ? need : cap), kBlock, 0, s>>>(v, c);
   WX_CUDA_LAUNCHED("hive drain_swap_kernel");
 }

@@ -40,20 +40,6 @@ __device__ __forceinline__ uint32_t other_bucket(typename S::Key k, uint32_t her
   return q.b0 == here ? q.b1 : q.b0;
 }
 
-// Lowest free (EMPTY or TOMBSTONE) slot of a bucket, or -1. All slots are read at once (independent
-// loads, one memory latency), not one after another until a free one shows up.
-template <class W>
-__device__ __forceinline__ int lowest_free(const W* b) {
-  W x[kSlots];
-#pragma unroll
-  for (int s = 0; s < kSlots; ++s) x[s] = load_rx(b + s);
-  int fs = -1;
-#pragma unroll
-  for (int s = kSlots - 1; s >= 0; --s)
-    if (is_free(x[s])) fs = s;
-  return fs;
-}
-
 // One job on one tile. stash_slot >= 0: the job is the stash entry at that slot (drain).
 // Kv64: loads here may be torn between the halves; every decision reads key halves only, path words
 // are compared again under the locks (where no one else writes them), and words are moved whole by
@@ -95,7 +81,7 @@ __device__ int evict_one(const Tile& t, const ViewT<S>& v, uint32_t* locks, type
           ok = alt != B && alt != p.b0 && alt != p.b1;
           for (int j = 0; j < d; ++j) ok = ok && alt != pb[j];
         }
-        const int fs = ok ? lowest_free(v.buckets[alt].w) : -1;
+        const int fs = ok ? lowest_open<true>(v.buckets[alt].w) : -1;
         const unsigned hit = t.ballot(fs >= 0);
         const unsigned okm = t.ballot(ok);
         int pick;
@@ -302,13 +288,10 @@ void launch_evict(const ViewT<S>& v, uint32_t* locks, Mode mode, const ElemArgsT
   if (njobs == 0) return;
   int grid = 1, block = kSlots;
   if (!serial) {
-    int dev = 0, sms = 0;
-    WX_CUDA(cudaGetDevice(&dev));
-    WX_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     block = kBlock;
     // As many tiles as can be resident (each job is a chain of dependent reads and lock atomics:
     // latency-bound); lock conflicts only send a job to the next round.
-    const uint64_t cap = uint64_t(sms) * 64;
+    const uint64_t cap = uint64_t(current_sms()) * 64;
     const uint64_t need = (uint64_t(njobs) + kTilesPerBlock - 1) / kTilesPerBlock;
     grid = static_cast<int>(need < cap ? need : cap);
   }

@@ -127,7 +127,8 @@ struct Roots {
   uint64_t buckets;
 };
 inline Roots roots_for(uint64_t nb) {
-  if (nb < 256) return Roots{static_cast<uint32_t>(nb < 1 ? 1 : nb), nb < 1 ? 1 : nb};
+  if (nb < 1) nb = 1;
+  if (nb < 256) return Roots{static_cast<uint32_t>(nb), nb};
   int m = 0;
   while ((nb >> m) >= 256) ++m;  // nb >> m in [128, 256)
   uint64_t n0 = (nb + (uint64_t(1) << m) - 1) >> m;

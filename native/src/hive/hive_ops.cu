@@ -380,11 +380,9 @@ template <typename K>
 int grid_for(K kernel, uint64_t work_items, int items_per_block) {
   static int max_blocks = 0;  // per kernel instantiation
   if (max_blocks == 0) {
-    int dev = 0, sms = 0, per_sm = 0;
-    WX_CUDA(cudaGetDevice(&dev));
-    WX_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    int per_sm = 0;
     WX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlock, 0));
-    max_blocks = sms * (per_sm > 0 ? per_sm : 1);
+    max_blocks = current_sms() * (per_sm > 0 ? per_sm : 1);
   }
   const uint64_t need = (work_items + items_per_block - 1) / items_per_block;
   return static_cast<int>(need < uint64_t(max_blocks) ? (need > 0 ? need : 1) : max_blocks);
