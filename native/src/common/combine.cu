@@ -1,174 +1,195 @@
 // Hot-key combining of mixed batches: see combine.hpp. Steps (all on the call's stream):
-//  1. detect: sort a sample of 2^16 keys; hot when the share of distinct ones is below the backend's
-//     threshold;
-//  2. sort (key, element) pairs over the bits the largest key needs;
-//  3. segments = runs of one key; the state of each key before the batch by contains + find;
-//  4. each op is a function on a key's state (absent | present(v)); an exclusive scan by key of
-//     their composition gives the state each op sees, hence its outcome;
-//  5. one write per key whose final state differs (erase / insert_or_assign), through the backend;
-//     a key whose write finds no room (FULL) has its ops re-run the normal way (nothing of them took
-//     effect), so no outcome claims an effect the table does not have.
+//  1. detect: count the distinct keys of a sample of 2^16 (a set on the device); hot below 90 %
+//     (combine.hpp); the count also sizes the key map;
+//  2. elect: every op finds (or claims) its key's record in a map of the batch's keys and runs the
+//     elections of combine_rules.hpp (a read, and a CAS only while the vote is open);
+//  3. the state of each key before the batch: contains + find of the map's keys, through the backend;
+//  4. resolve: each key's plan (combine_rules.hpp); one write per key whose final state differs
+//     (erase / insert_or_assign), through the backend; a key whose write finds no room (FULL) has its
+//     ops re-run the normal way (nothing of them took effect), so no outcome claims an effect the
+//     table does not have;
+//  5. outcomes: every op reads its key's plan and votes.
+// A map that overflows its probe bound is rebuilt 4x larger; past kMaxSlots (or out of memory) the
+// batch runs the plain way.
 #include "common/combine.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 #include <vector>
 
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_reduce.cuh>
-#include <cub/device/device_scan.cuh>
-
+#include "common/combine_rules.hpp"
 #include "common/cuda_util.cuh"
+#include "common/env.hpp"
 
 namespace wx {
 namespace {
 
-constexpr uint64_t kMinBatch = 1ull << 16;  // smaller batches are not worth the sort
+constexpr uint64_t kMinBatch = 1ull << 16;  // smaller batches are not worth it
 constexpr uint32_t kSample = 1u << 16;
+constexpr uint64_t kMinSlots = 1u << 12, kMaxSlots = 1u << 26;
+constexpr int kMaxProbe = 256;  // linear probing at load <= 1/4: longer runs mean a too-small map
 constexpr int kBlock = 256;
+constexpr uint32_t kFree = 0xFFFFFFFFu;  // an unclaimed map slot (a reserved key: never a batch key)
 
 unsigned grid_of(uint64_t n) { return static_cast<unsigned>(std::max<uint64_t>(1, std::min<uint64_t>((n + kBlock - 1) / kBlock, 1u << 20))); }
 #define WX_GRID_LOOP(i, n) \
   for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += uint64_t(gridDim.x) * blockDim.x)
 
-// A key's state: absent, or present with a value.
-struct State {
-  bool present;
-  uint32_t value;
+// A key's map slot: the key and its three votes (combine_rules.hpp), 16 bytes read at once.
+struct alignas(16) Rec {
+  uint32_t key, l, t, e;
 };
-
-// An op as a function on a key's state: absent -> (ka: 0 absent, 1 present(a));
-// present(x) -> (kb: 0 present(x) unchanged, 1 absent, 2 present(b)).
-struct Fn {
-  uint32_t a, b;
-  uint8_t ka, kb;
-};
-
-__host__ __device__ inline Fn identity_fn() { return Fn{0, 0, 0, 0}; }
-__device__ inline State apply(const Fn& f, State s) {
-  if (!s.present) return f.ka ? State{true, f.a} : State{false, 0};
-  return f.kb == 0 ? s : f.kb == 1 ? State{false, 0} : State{true, f.b};
-}
-// First x, then y.
-struct Compose {
-  __device__ Fn operator()(const Fn& x, const Fn& y) const {
-    const State abs_then = apply(y, apply(x, State{false, 0}));
-    Fn r;
-    r.ka = abs_then.present;
-    r.a = abs_then.value;
-    if (x.kb == 0) {
-      r.kb = y.kb;
-      r.b = y.b;
-    } else {
-      const State s = apply(y, x.kb == 1 ? State{false, 0} : State{true, x.b});
-      r.kb = s.present ? 2 : 1;
-      r.b = s.value;
-    }
-    return r;
-  }
+// What step 4 found for a key: its value before the batch, and flags.
+struct Info {
+  uint32_t v0;
+  uint8_t p0, p1, fail;
 };
 
 __device__ inline bool reserved(uint32_t k) { return k >= WX_KEY32_TOMBSTONE; }
+__device__ inline uint32_t slot_hash(uint32_t k) {  // murmur3's finalizer
+  k ^= k >> 16;
+  k *= 0x85EBCA6Bu;
+  k ^= k >> 13;
+  k *= 0xC2B2AE35u;
+  return k ^ (k >> 16);
+}
+// A coherent read of a whole record (each word single-copy atomic; stale votes only cost a CAS).
+__device__ inline uint4 load_rec(const Rec* r) {
+  uint4 x;
+  asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(x.x), "=r"(x.y), "=r"(x.z), "=r"(x.w)
+               : "l"(r)
+               : "memory");
+  return x;
+}
+__device__ inline bool elect(uint32_t* vote, uint32_t seen, uint32_t i) {
+  return seen == kNone && atomicCAS(vote, kNone, i) == kNone;
+}
 
-__device__ inline Fn fn_of(uint8_t op, uint32_t v) {
-  switch (op) {
-    case WX_OP_INSERT: return Fn{v, 0, 1, 0};
-    case WX_OP_INSERT_OR_ASSIGN: return Fn{v, v, 1, 2};
-    case WX_OP_ERASE: return Fn{0, 0, 0, 1};
-    default: return identity_fn();  // find
+// Distinct keys among kSample evenly spaced ones: a set of 2^18 slots (load <= 1/4).
+constexpr uint32_t kSetSlots = 1u << 18;
+__global__ void sample_distinct_kernel(const uint32_t* keys, uint64_t n, uint32_t* set, unsigned* distinct) {
+  WX_GRID_LOOP(i, kSample) {
+    const uint32_t k = keys[i * (n / kSample)];
+    uint32_t s = slot_hash(k) & (kSetSlots - 1);
+    bool fresh = true;  // also when the probe bound runs out: counting too many only skips combining
+    for (int p = 0; p < kMaxProbe; ++p, s = (s + 1) & (kSetSlots - 1)) {
+      const uint32_t old = atomicCAS(&set[s], kFree, k);
+      if (old == kFree) break;
+      if (old == k) {
+        fresh = false;
+        break;
+      }
+    }
+    const unsigned m = __ballot_sync(__activemask(), fresh);
+    if (fresh && (threadIdx.x & 31) == __ffs(m) - 1) atomicAdd(distinct, __popc(m));
   }
 }
 
-__global__ void sample_kernel(const uint32_t* keys, uint64_t n, uint32_t* out) {
-  WX_GRID_LOOP(i, kSample) out[i] = keys[i * (n / kSample)];
-}
-__global__ void count_runs_kernel(const uint32_t* sorted, uint64_t n, unsigned long long* runs) {
-  WX_GRID_LOOP(i, n) if (i == 0 || sorted[i] != sorted[i - 1]) atomicAdd(runs, 1ull);
-}
-__global__ void iota_kernel(uint32_t* p, uint64_t n) {
-  WX_GRID_LOOP(i, n) p[i] = static_cast<uint32_t>(i);
-}
-__global__ void head_flags_kernel(const uint32_t* skeys, uint64_t n, uint32_t* flags) {
-  WX_GRID_LOOP(j, n) flags[j] = (j == 0 || skeys[j] != skeys[j - 1]) ? 1u : 0u;
-}
-// seg = inclusive sum of head flags (1-based); heads write their key.
-__global__ void head_keys_kernel(const uint32_t* skeys, const uint32_t* seg, uint64_t n, uint32_t* hkeys) {
-  WX_GRID_LOOP(j, n) if (j == 0 || skeys[j] != skeys[j - 1]) hkeys[seg[j] - 1] = skeys[j];
-}
-__global__ void fn_kernel(const uint32_t* skeys, const uint32_t* sidx, const uint8_t* ops, const uint32_t* vals,
-                          uint64_t n, Fn* fns) {
-  WX_GRID_LOOP(j, n) {
-    const uint32_t e = sidx[j];
-    fns[j] = reserved(skeys[j]) ? identity_fn() : fn_of(ops[e], vals[e]);
+// Step 2. The map's records start as {kFree, kNone, kNone, kNone} (all ones).
+__global__ void elect_kernel(const uint32_t* keys, const uint8_t* ops, uint64_t n, Rec* map, uint32_t mask,
+                             unsigned* overflow) {
+  WX_GRID_LOOP(i, n) {
+    const uint32_t k = keys[i];
+    if (reserved(k)) continue;
+    uint32_t s = slot_hash(k) & mask;
+    uint4 seen{};
+    bool have = false;
+    for (int p = 0; p < kMaxProbe && !have; ++p, s = (s + 1) & mask) {
+      seen = load_rec(map + s);
+      if (seen.x == k) have = true;
+      else if (seen.x == kFree) {
+        const uint32_t old = atomicCAS(&map[s].key, kFree, k);
+        have = old == kFree || old == k;  // votes seen as open: at worst a CAS that fails
+      }
+      if (have) break;
+    }
+    if (!have) {
+      atomicExch(overflow, 1u);
+      continue;
+    }
+    Rec* r = map + s;
+    const uint8_t op = ops[i];
+    const uint32_t e = static_cast<uint32_t>(i);
+    if (op == WX_OP_INSERT_OR_ASSIGN && elect(&r->t, seen.z, e)) continue;
+    if (op == WX_OP_INSERT || op == WX_OP_INSERT_OR_ASSIGN) elect(&r->l, seen.y, e);
+    else if (op == WX_OP_ERASE) elect(&r->e, seen.w, e);
   }
 }
 
-// Outcomes of every op; the last op of each key that changes it appends one write.
-__global__ void outcome_kernel(const uint32_t* skeys, const uint32_t* sidx, const uint32_t* seg, const uint8_t* ops,
-                               uint8_t* outcomes, const Fn* fns, const Fn* pre,
-                               const uint8_t* hfound, const uint32_t* hval, uint64_t n, uint32_t* fval,
-                               uint8_t* fhit, uint32_t* wkeys,
-                               uint8_t* wops, uint32_t* wvals, uint32_t* wseg, unsigned* nw,
-                               unsigned long long* invalid) {
-  WX_GRID_LOOP(j, n) {
-    const uint32_t e = sidx[j];
-    const uint32_t k = skeys[j];
-    const uint8_t op = ops[e];
-    fhit[j] = 0;
+// The claimed slots, as a dense key list for the backend's lookups.
+__global__ void list_kernel(const Rec* map, uint64_t slots, uint32_t* rkeys, uint32_t* rslot, unsigned* nr) {
+  WX_GRID_LOOP(s, slots) {
+    const uint32_t k = map[s].key;
+    if (k == kFree) continue;
+    const unsigned at = atomicAdd(nr, 1u);
+    rkeys[at] = k;
+    rslot[at] = static_cast<uint32_t>(s);
+  }
+}
+
+// Step 4: each key's plan; a changed key appends its write.
+__global__ void resolve_kernel(const Rec* map, const uint32_t* rslot, const uint8_t* rfound, const uint32_t* rval,
+                               unsigned nr, const uint32_t* vin, Info* info, uint32_t* wkeys, uint8_t* wops,
+                               uint32_t* wvals, uint32_t* wslot, unsigned* nw) {
+  WX_GRID_LOOP(j, nr) {
+    const uint32_t s = rslot[j];
+    const Rec r = map[s];
+    const Votes v{r.l, r.t, r.e};
+    const KeyPlan k = plan_key(rfound[j] != 0, rval[j], v, [&](uint32_t i) { return vin ? vin[i] : 0u; });
+    info[s] = Info{k.v0, k.p0, k.p1, 0};
+    if (!k.changed()) continue;
+    const unsigned w = atomicAdd(nw, 1u);
+    wkeys[w] = r.key;
+    wops[w] = k.p2 ? WX_OP_INSERT_OR_ASSIGN : WX_OP_ERASE;
+    wvals[w] = k.v2;
+    wslot[w] = s;
+  }
+}
+
+__global__ void mark_failed_kernel(const uint8_t* wout, const uint32_t* wslot, unsigned nw, Info* info) {
+  WX_GRID_LOOP(w, nw) if (wout[w] == WX_OUT_FULL) info[wslot[w]].fail = 1;
+}
+
+// Step 5. Ops of keys whose write failed are gathered (f*) for a plain re-run instead.
+__global__ void outcome_kernel(const uint32_t* keys, const uint8_t* ops, uint64_t n, const Rec* map, uint32_t mask,
+                               const Info* info, uint8_t* outcomes, uint32_t* vals, unsigned long long* invalid,
+                               unsigned* lost, const uint32_t* vin, uint32_t* fidx, uint32_t* fkeys, uint8_t* fops,
+                               uint32_t* fvals, unsigned* nf) {
+  WX_GRID_LOOP(i, n) {
+    const uint32_t k = keys[i];
     if (reserved(k)) {
-      if (outcomes) outcomes[e] = WX_OUT_INVALID_KEY;
+      if (outcomes) outcomes[i] = WX_OUT_INVALID_KEY;
       atomicAdd(invalid, 1ull);
       continue;
     }
-    const uint32_t s = seg[j] - 1;
-    const State st0{hfound[s] != 0, hval[s]};
-    const State before = apply(pre[j], st0);
-    uint8_t out;
-    switch (op) {
-      case WX_OP_INSERT: out = before.present ? WX_OUT_PRESENT : WX_OUT_INSERTED; break;
-      case WX_OP_INSERT_OR_ASSIGN: out = before.present ? WX_OUT_ASSIGNED : WX_OUT_INSERTED; break;
-      case WX_OP_ERASE: out = before.present ? WX_OUT_ERASED : WX_OUT_NOT_FOUND; break;
-      default:
-        out = before.present ? WX_OUT_FOUND : WX_OUT_NOT_FOUND;
-        fhit[j] = before.present;  // published once the writes stand (publish_kernel)
-        fval[j] = before.value;
-        break;
+    uint32_t s = slot_hash(k) & mask;
+    int p = 0;
+    for (; p < kMaxProbe && __ldg(&map[s].key) != k; ++p) s = (s + 1) & mask;
+    if (p == kMaxProbe) {  // cannot happen: step 2 placed every key
+      atomicAdd(lost, 1u);
+      continue;
     }
-    if (outcomes) outcomes[e] = out;
-    if (j + 1 == n || skeys[j + 1] != k) {
-      const State after = apply(fns[j], before);
-      const bool changed = after.present != st0.present || (after.present && after.value != st0.value);
-      if (changed) {
-        const unsigned w = atomicAdd(nw, 1u);
-        wkeys[w] = k;
-        wops[w] = after.present ? WX_OP_INSERT_OR_ASSIGN : WX_OP_ERASE;
-        wvals[w] = after.value;
-        wseg[w] = s;
-      }
+    const Info in = info[s];
+    const uint8_t op = ops[i];
+    if (in.fail) {
+      const unsigned f = atomicAdd(nf, 1u);
+      fidx[f] = static_cast<uint32_t>(i);
+      fkeys[f] = k;
+      fops[f] = op;
+      fvals[f] = vin ? vin[i] : 0u;
+      continue;
     }
-  }
-}
-
-// Values of the finds that hit, except in keys whose ops are re-run (segfail may be null).
-__global__ void publish_kernel(const uint32_t* sidx, const uint32_t* seg, const uint8_t* fhit, const uint32_t* fval,
-                               const uint8_t* segfail, uint64_t n, uint32_t* vals) {
-  WX_GRID_LOOP(j, n) if (fhit[j] && !(segfail && segfail[seg[j] - 1])) vals[sidx[j]] = fval[j];
-}
-
-// Keys whose write found no room: flag their segments, then gather their ops for a normal re-run.
-__global__ void failed_segments_kernel(const uint8_t* wout, const uint32_t* wseg, unsigned nw, uint8_t* segfail) {
-  WX_GRID_LOOP(w, nw) if (wout[w] == WX_OUT_FULL) segfail[wseg[w]] = 1;
-}
-__global__ void gather_failed_kernel(const uint32_t* skeys, const uint32_t* sidx, const uint32_t* seg,
-                                     const uint8_t* segfail, const uint8_t* ops, const uint32_t* vals, uint64_t n,
-                                     uint32_t* fidx, uint32_t* fkeys, uint8_t* fops, uint32_t* fvals, unsigned* nf) {
-  WX_GRID_LOOP(j, n) {
-    if (reserved(skeys[j]) || !segfail[seg[j] - 1]) continue;
-    const uint32_t e = sidx[j];
-    const unsigned f = atomicAdd(nf, 1u);
-    fidx[f] = e;
-    fkeys[f] = skeys[j];
-    fops[f] = ops[e];
-    fvals[f] = vals[e];
+    const Rec r = map[s];
+    const Votes v{r.l, r.t, r.e};
+    KeyPlan kp;
+    kp.p0 = in.p0;
+    kp.p1 = in.p1;
+    kp.first = v.l != kNone ? v.l : v.t;
+    const uint8_t out = outcome_of(op, static_cast<uint32_t>(i), kp, v);
+    if (outcomes) outcomes[i] = out;
+    if (out == WX_OUT_FOUND && vals) vals[i] = in.v0;
   }
 }
 __global__ void scatter_failed_kernel(const uint32_t* fidx, const uint8_t* fout, const uint32_t* fvals, unsigned nf,
@@ -176,7 +197,7 @@ __global__ void scatter_failed_kernel(const uint32_t* fidx, const uint8_t* fout,
   WX_GRID_LOOP(f, nf) {
     const uint32_t e = fidx[f];
     if (outcomes) outcomes[e] = fout[f];
-    if (fout[f] == WX_OUT_FOUND) vals[e] = fvals[f];
+    if (fout[f] == WX_OUT_FOUND && vals) vals[e] = fvals[f];
   }
 }
 
@@ -194,7 +215,6 @@ class Scratch {
     ptrs_.push_back(p);
     return static_cast<T*>(p);
   }
-  void* bytes(size_t n) { return get<unsigned char>(n); }
 
  private:
   cudaStream_t s_;
@@ -209,29 +229,40 @@ T to_host(const T* d, cudaStream_t s) {
   return h;
 }
 
-bool is_hot(const uint32_t* keys, uint64_t n, double max_distinct, Scratch& sc, cudaStream_t s) {
-  uint32_t* smp = sc.get<uint32_t>(2 * kSample);
-  unsigned long long* runs = sc.get<unsigned long long>(1);
-  sample_kernel<<<grid_of(kSample), kBlock, 0, s>>>(keys, n, smp);
-  WX_CUDA_LAUNCHED("combine sample_kernel");
-  size_t tb = 0;
-  WX_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, tb, smp, smp + kSample, kSample, 0, 32, s));
-  WX_CUDA(cub::DeviceRadixSort::SortKeys(sc.bytes(tb), tb, smp, smp + kSample, kSample, 0, 32, s));
-  WX_CUDA(cudaMemsetAsync(runs, 0, sizeof(*runs), s));
-  count_runs_kernel<<<grid_of(kSample), kBlock, 0, s>>>(smp + kSample, kSample, runs);
-  WX_CUDA_LAUNCHED("combine count_runs_kernel");
-  return static_cast<double>(to_host(runs, s)) < max_distinct * kSample;
+uint64_t sample_distinct(const uint32_t* keys, uint64_t n, Scratch& sc, cudaStream_t s) {
+  uint32_t* set = sc.get<uint32_t>(kSetSlots);
+  unsigned* distinct = sc.get<unsigned>(1);
+  WX_CUDA(cudaMemsetAsync(set, 0xFF, kSetSlots * sizeof(uint32_t), s));
+  WX_CUDA(cudaMemsetAsync(distinct, 0, sizeof(unsigned), s));
+  sample_distinct_kernel<<<grid_of(kSample), kBlock, 0, s>>>(keys, n, set, distinct);
+  WX_CUDA_LAUNCHED("combine sample_distinct_kernel");
+  return to_host(distinct, s);
+}
+
+// Map slots for a batch whose sample of kSample keys has d distinct: if keys were uniform over U, a
+// sample would show U(1 - e^(-kSample/U)) distinct; solve for U, and keep the map at most 1/4 full.
+uint64_t slots_for(uint64_t d, uint64_t n) {
+  double lo = 0, hi = 64;  // U / kSample
+  const double share = static_cast<double>(d) / kSample;
+  for (int it = 0; it < 60; ++it) {
+    const double x = (lo + hi) / 2;
+    (x * (1 - std::exp(-1 / x)) < share ? lo : hi) = x;
+  }
+  const double u = std::min<double>(static_cast<double>(n), hi * kSample);
+  uint64_t slots = kMinSlots;
+  while (slots < 4 * u && slots < kMaxSlots) slots *= 2;
+  return slots;
 }
 
 }  // namespace
 
-Combined combine_hot_batch(const Batch& b, double max_distinct,
-                           const std::function<BatchResult(Call, const Batch&)>& plain) {
+Combined combine_hot_batch(const Batch& b, const std::function<BatchResult(Call, const Batch&)>& plain) {
   Combined c;
   if (b.n < kMinBatch || b.n > 0xFFFFFFFFull) return c;
   cudaStream_t s = static_cast<cudaStream_t>(b.stream);
   const uint64_t n = b.n;
   const uint32_t* keys = static_cast<const uint32_t*>(b.keys);
+  const uint32_t* vin = static_cast<const uint32_t*>(b.values_in);
   uint32_t* vals = static_cast<uint32_t*>(b.values_out);
   Scratch sc(s);
   cudaEvent_t ev0, ev1;
@@ -242,76 +273,69 @@ Combined combine_hot_batch(const Batch& b, double max_distinct,
     ~Events() { cudaEventDestroy(a); cudaEventDestroy(b); }
   } evs{ev0, ev1};
   WX_CUDA(cudaEventRecord(ev0, s));
-  if (!is_hot(keys, n, max_distinct, sc, s)) return c;
+  // WIXLIB_HOT_SHARE=P (percent) replaces kHotShare: 0 never combines (benchmarks, diagnosis)
+  static const double max_distinct = env_u64("WIXLIB_HOT_SHARE", 90, 0, 100) / 100.0;
+  if (max_distinct <= 0) return c;
+  const uint64_t d = sample_distinct(keys, n, sc, s);
+  if (static_cast<double>(d) >= max_distinct * kSample) return c;
 
-  // 2. sort (key, element) over the bits the largest key needs
-  uint32_t* kmax = sc.get<uint32_t>(1);
-  size_t tb = 0;
-  WX_CUDA(cub::DeviceReduce::Max(nullptr, tb, keys, kmax, n, s));
-  WX_CUDA(cub::DeviceReduce::Max(sc.bytes(tb), tb, keys, kmax, n, s));
-  const uint32_t maxk = to_host(kmax, s);
-  const int bits = maxk ? 32 - __builtin_clz(maxk) : 1;
-  uint32_t* idx = sc.get<uint32_t>(n);
-  uint32_t* skeys = sc.get<uint32_t>(n);
-  uint32_t* sidx = sc.get<uint32_t>(n);
-  iota_kernel<<<grid_of(n), kBlock, 0, s>>>(idx, n);
-  WX_CUDA_LAUNCHED("combine iota_kernel");
-  WX_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, tb, keys, skeys, idx, sidx, n, 0, bits, s));
-  WX_CUDA(cub::DeviceRadixSort::SortPairs(sc.bytes(tb), tb, keys, skeys, idx, sidx, n, 0, bits, s));
+  // 2. the map and the votes; counts[0] overflow, [1] list length, [2] writes, [3] failed ops, [4] lost
+  unsigned* counts = sc.get<unsigned>(5);
+  Rec* map = nullptr;
+  uint64_t slots = slots_for(d, n);
+  for (;; slots *= 4) {
+    if (slots > kMaxSlots) return c;  // far from hot after all: the plain way
+    void* p = nullptr;
+    if (cudaMallocAsync(&p, slots * sizeof(Rec), s) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return c;  // no room for the map: the plain way (nothing has changed yet)
+    }
+    map = static_cast<Rec*>(p);
+    WX_CUDA(cudaMemsetAsync(map, 0xFF, slots * sizeof(Rec), s));
+    WX_CUDA(cudaMemsetAsync(counts, 0, 5 * sizeof(unsigned), s));
+    elect_kernel<<<grid_of(n), kBlock, 0, s>>>(keys, b.ops, n, map, static_cast<uint32_t>(slots - 1), counts);
+    WX_CUDA_LAUNCHED("combine elect_kernel");
+    if (to_host(counts, s) == 0) break;
+    WX_CUDA(cudaFreeAsync(map, s));
+  }
+  struct MapFree {
+    Rec* p;
+    cudaStream_t s;
+    ~MapFree() { cudaFreeAsync(p, s); }
+  } map_free{map, s};
+  const uint32_t mask = static_cast<uint32_t>(slots - 1);
 
-  // 3. segments and the state of each key before the batch
-  uint32_t* seg = idx;  // idx is free again
-  uint32_t* flags = sc.get<uint32_t>(n);
-  head_flags_kernel<<<grid_of(n), kBlock, 0, s>>>(skeys, n, flags);
-  WX_CUDA_LAUNCHED("combine head_flags_kernel");
-  WX_CUDA(cub::DeviceScan::InclusiveSum(nullptr, tb, flags, seg, n, s));
-  WX_CUDA(cub::DeviceScan::InclusiveSum(sc.bytes(tb), tb, flags, seg, n, s));
-  uint32_t nseg = 0;
-  WX_CUDA(cudaMemcpyAsync(&nseg, seg + n - 1, sizeof(nseg), cudaMemcpyDeviceToHost, s));
-  WX_CUDA(cudaStreamSynchronize(s));
-  uint32_t* hkeys = sc.get<uint32_t>(nseg);
-  uint8_t* hfound = sc.get<uint8_t>(nseg);
-  uint32_t* hval = sc.get<uint32_t>(nseg);
-  head_keys_kernel<<<grid_of(n), kBlock, 0, s>>>(skeys, seg, n, hkeys);
-  WX_CUDA_LAUNCHED("combine head_keys_kernel");
+  // 3. the keys' state before the batch
+  const uint64_t most = std::min<uint64_t>(slots, n);  // claimed slots
+  uint32_t* rkeys = sc.get<uint32_t>(most);
+  uint32_t* rslot = sc.get<uint32_t>(most);
+  list_kernel<<<grid_of(slots), kBlock, 0, s>>>(map, slots, rkeys, rslot, counts + 1);
+  WX_CUDA_LAUNCHED("combine list_kernel");
+  const unsigned nr = to_host(counts + 1, s);
+  uint8_t* rfound = sc.get<uint8_t>(nr);
+  uint32_t* rval = sc.get<uint32_t>(nr);
   Batch q;
-  q.keys = hkeys;
-  q.n = nseg;
+  q.keys = rkeys;
+  q.n = nr;
   q.stream = b.stream;
-  q.outcomes = hfound;
-  plain(Call::contains, q);  // reserved keys among the heads are counted there and ignored here
+  q.outcomes = rfound;
+  plain(Call::contains, q);
   q.outcomes = nullptr;
-  q.values_out = hval;
+  q.values_out = rval;
   plain(Call::find, q);
 
-  // 4. the state each op sees
-  Fn* fns = sc.get<Fn>(n);
-  Fn* pre = sc.get<Fn>(n);
-  fn_kernel<<<grid_of(n), kBlock, 0, s>>>(skeys, sidx, b.ops, vals, n, fns);
-  WX_CUDA_LAUNCHED("combine fn_kernel");
-  WX_CUDA(cub::DeviceScan::ExclusiveScanByKey(nullptr, tb, skeys, fns, pre, Compose{}, identity_fn(), n,
-                                              cuda::std::equal_to<uint32_t>{}, s));
-  WX_CUDA(cub::DeviceScan::ExclusiveScanByKey(sc.bytes(tb), tb, skeys, fns, pre, Compose{}, identity_fn(), n,
-                                              cuda::std::equal_to<uint32_t>{}, s));
-
-  // 5. outcomes, then one write per changed key
-  uint32_t* wkeys = sc.get<uint32_t>(nseg);
-  uint8_t* wops = sc.get<uint8_t>(nseg);
-  uint32_t* wvals = sc.get<uint32_t>(nseg);
-  uint32_t* wseg = sc.get<uint32_t>(nseg);
-  uint8_t* wout = sc.get<uint8_t>(nseg);
-  unsigned* counts = sc.get<unsigned>(2);  // [0] writes, [1] failed ops
-  unsigned long long* invalid = sc.get<unsigned long long>(1);
-  WX_CUDA(cudaMemsetAsync(counts, 0, 2 * sizeof(unsigned), s));
-  WX_CUDA(cudaMemsetAsync(invalid, 0, sizeof(*invalid), s));
-  uint32_t* fval = flags;  // flags is free again
-  uint8_t* fhit = sc.get<uint8_t>(n);
-  outcome_kernel<<<grid_of(n), kBlock, 0, s>>>(skeys, sidx, seg, b.ops, b.outcomes, fns, pre, hfound, hval, n, fval,
-                                               fhit, wkeys, wops, wvals, wseg, counts, invalid);
-  WX_CUDA_LAUNCHED("combine outcome_kernel");
-  c.result.invalid = to_host(invalid, s);
-  const unsigned nw = to_host(counts, s);
-  uint8_t* segfail = nullptr;
+  // 4. plans, then one write per changed key
+  Info* info = sc.get<Info>(slots);
+  uint32_t* wkeys = sc.get<uint32_t>(nr);
+  uint8_t* wops = sc.get<uint8_t>(nr);
+  uint32_t* wvals = sc.get<uint32_t>(nr);
+  uint32_t* wslot = sc.get<uint32_t>(nr);
+  uint8_t* wout = sc.get<uint8_t>(nr);
+  resolve_kernel<<<grid_of(nr), kBlock, 0, s>>>(map, rslot, rfound, rval, nr, vin, info, wkeys, wops, wvals, wslot,
+                                                counts + 2);
+  WX_CUDA_LAUNCHED("combine resolve_kernel");
+  const unsigned nw = to_host(counts + 2, s);
+  bool failed = false;
   if (nw > 0) {
     Batch w;
     w.keys = wkeys;
@@ -321,36 +345,43 @@ Combined combine_hot_batch(const Batch& b, double max_distinct,
     w.outcomes = wout;
     w.n = nw;
     w.stream = b.stream;
-    const BatchResult wr = plain(Call::batch, w);
-    if (wr.full > 0) {  // those keys' ops never took effect: run them the normal way
-      segfail = sc.get<uint8_t>(nseg);
-      WX_CUDA(cudaMemsetAsync(segfail, 0, nseg, s));
-      failed_segments_kernel<<<grid_of(nw), kBlock, 0, s>>>(wout, wseg, nw, segfail);
-      WX_CUDA_LAUNCHED("combine failed_segments_kernel");
-      uint32_t* fidx = sc.get<uint32_t>(n);
-      uint32_t* fkeys = sc.get<uint32_t>(n);
-      uint8_t* fops = sc.get<uint8_t>(n);
-      uint32_t* fvals = sc.get<uint32_t>(n);
-      uint8_t* fout = sc.get<uint8_t>(n);
-      gather_failed_kernel<<<grid_of(n), kBlock, 0, s>>>(skeys, sidx, seg, segfail, b.ops, vals, n, fidx, fkeys, fops,
-                                                         fvals, counts + 1);
-      WX_CUDA_LAUNCHED("combine gather_failed_kernel");
-      Batch f;
-      f.keys = fkeys;
-      f.ops = fops;
-      f.values_in = fvals;
-      f.values_out = fvals;
-      f.outcomes = fout;
-      f.n = to_host(counts + 1, s);
-      f.stream = b.stream;
-      c.result.full = plain(Call::batch, f).full;
-      scatter_failed_kernel<<<grid_of(f.n), kBlock, 0, s>>>(fidx, fout, fvals, static_cast<unsigned>(f.n), b.outcomes,
-                                                            vals);
-      WX_CUDA_LAUNCHED("combine scatter_failed_kernel");
+    if (plain(Call::batch, w).full > 0) {
+      failed = true;
+      mark_failed_kernel<<<grid_of(nw), kBlock, 0, s>>>(wout, wslot, nw, info);
+      WX_CUDA_LAUNCHED("combine mark_failed_kernel");
     }
   }
-  publish_kernel<<<grid_of(n), kBlock, 0, s>>>(sidx, seg, fhit, fval, segfail, n, vals);
-  WX_CUDA_LAUNCHED("combine publish_kernel");
+
+  // 5. outcomes (and the plain re-run of the keys whose write failed)
+  unsigned long long* invalid = sc.get<unsigned long long>(1);
+  WX_CUDA(cudaMemsetAsync(invalid, 0, sizeof(*invalid), s));
+  const uint64_t fcap = failed ? n : 0;
+  uint32_t* fidx = sc.get<uint32_t>(fcap);
+  uint32_t* fkeys = sc.get<uint32_t>(fcap);
+  uint8_t* fops = sc.get<uint8_t>(fcap);
+  uint32_t* fvals = sc.get<uint32_t>(fcap);
+  outcome_kernel<<<grid_of(n), kBlock, 0, s>>>(keys, b.ops, n, map, mask, info, b.outcomes, vals, invalid, counts + 4,
+                                               vin, fidx, fkeys, fops, fvals, counts + 3);
+  WX_CUDA_LAUNCHED("combine outcome_kernel");
+  unsigned tail[2] = {0, 0};  // failed ops, lost keys
+  WX_CUDA(cudaMemcpyAsync(tail, counts + 3, sizeof(tail), cudaMemcpyDeviceToHost, s));
+  WX_CUDA(cudaStreamSynchronize(s));
+  if (tail[1] != 0) fail(WX_ERR_INTERNAL, "hot-key combining lost " + std::to_string(tail[1]) + " keys of its map");
+  c.result.invalid = to_host(invalid, s);
+  if (tail[0] > 0) {
+    uint8_t* fout = sc.get<uint8_t>(tail[0]);
+    Batch f;
+    f.keys = fkeys;
+    f.ops = fops;
+    f.values_in = fvals;
+    f.values_out = fvals;
+    f.outcomes = fout;
+    f.n = tail[0];
+    f.stream = b.stream;
+    c.result.full = plain(Call::batch, f).full;
+    scatter_failed_kernel<<<grid_of(f.n), kBlock, 0, s>>>(fidx, fout, fvals, tail[0], b.outcomes, vals);
+    WX_CUDA_LAUNCHED("combine scatter_failed_kernel");
+  }
   WX_CUDA(cudaEventRecord(ev1, s));
   WX_CUDA(cudaEventSynchronize(ev1));
   WX_CUDA(cudaEventElapsedTime(&c.kernel_ms, ev0, ev1));

@@ -1,8 +1,8 @@
 // Hot-key combining for mixed batches on GPU tables (combine.cu). A batch whose ops crowd onto few
 // keys turns lock-free protocols into retry storms (every op on one key fights for one word). The
-// ops of one key in a batch may take effect in any order (ALGORITHMS.md §4), so such a batch is
-// sorted by key, each key's ops are applied in that order to its state before the batch (a segmented
-// scan of per-op state functions), and the table sees one write per changed key.
+// ops of one key in a batch may take effect in any order (ALGORITHMS.md §4), so combining picks one
+// that three elections per key decide (combine_rules.hpp: finds, then inserts, then erases), reads
+// each key's state once, and the table sees one write per changed key.
 #pragma once
 #include <functional>
 
@@ -16,12 +16,12 @@ struct Combined {
   float kernel_ms = 0.f;  // device time of the whole combined call
 };
 
-// The batch counts as hot when fewer than max_distinct (a share, 0..1) of a 2^16-key sample are
-// distinct: each backend sets where its own protocol starts losing to the sort (measured on the H200:
-// GLHT keeps ~5.6 G/s on [0,10000) uncombined vs ~3.5 combined; Hive falls to ~1.4 G/s already on
-// [0,100000)). `plain` runs a call through the backend's normal path (never recombined). Device
-// arrays only; b.stream must be the table's stream for this call.
-Combined combine_hot_batch(const Batch& b, double max_distinct,
-                           const std::function<BatchResult(Call, const Batch&)>& plain);
+// The batch counts as hot when fewer than 90 % of 2^16 evenly spaced keys are distinct (keys
+// uniform over up to ~3·10^5 values). Measured on the H200 (2^24 ops, docs/results/h200-2026-12-03-s6):
+// combining runs 13–17 G ops/s on [0,100] … [0,100000] on both backends, where the plain paths run
+// 0.8–10 (GLHT) and 1.3–3.1 (Hive); on [0,2^24) it would run 3.1 against 7–11. WIXLIB_HOT_SHARE=P
+// (percent) replaces the 90 for measurements (0: never combine). `plain` runs a call through the
+// backend's normal path (never recombined). Device arrays only; b.stream must be the table's stream.
+Combined combine_hot_batch(const Batch& b, const std::function<BatchResult(Call, const Batch&)>& plain);
 
 }  // namespace wx

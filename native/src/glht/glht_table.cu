@@ -181,8 +181,7 @@ BatchResult GlhtTableT<Tr>::batch(const Batch& b) {
   DeviceScope scope(device_);
   // Combining (common/combine.cu) is 32-bit: wide tables run every mixed batch the plain way.
   if constexpr (Tr::kWide) return run(Mode::mixed, b);
-  // only very hot batches: GLHT copes down to ~10^4 keys
-  const Combined c = combine_hot_batch(b, 0.05, [this](Call call, const Batch& x) {
+  const Combined c = combine_hot_batch(b, [this](Call call, const Batch& x) {
     return call == Call::batch ? run(Mode::mixed, x) : call == Call::find ? run(Mode::find, x) : run(Mode::contains, x);
   });
   if (!c.done) return run(Mode::mixed, b);

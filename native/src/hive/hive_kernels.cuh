@@ -31,6 +31,8 @@ using ElemArgs = ElemArgsT<Kv32>;
 
 // Phase 1: every element of the batch concurrently, lock-free. Inserts that find no EMPTY slot in
 // b0, b1 or the stash set their bit in pending_bits (indexed by element index) and leave the outcome.
+// Writers (insert, assign, mixed) need 2·⌈n/32⌉ zeroed words there: the pending bits, then the bits
+// of the elements the one-thread path hands to the tile kernel (Kv32 assigns of present keys).
 template <class S>
 void launch_p1(Mode mode, const ViewT<S>& v, const ElemArgsT<S>& a, uint32_t* pending_bits, bool stash_possible,
                bool erase_to_empty, Counters* c, cudaStream_t s);

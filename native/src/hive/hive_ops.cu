@@ -7,6 +7,10 @@
 //    (never two copies);
 //  - b1 is read only when b0's overflow bit is set (a key leaves its b0 only after setting it), the
 //    stash only when b0 and b1 show no EMPTY slot (a key enters the stash only then).
+#include <map>
+#include <mutex>
+#include <utility>
+
 #include "hive/hive_device.cuh"
 #include "hive/hive_kernels.cuh"
 #include "hive/hive_thread.cuh"
@@ -306,22 +310,44 @@ __device__ __forceinline__ bool p1_thread(const View& v, const ElemArgs& a, uint
 
 // Resident blocks asked of the compiler (a register budget): phase 1 is latency-bound (ncu: L2 at
 // 37 %, warps waiting on loads); finds fit 40 registers at 6 blocks. Writers spill at 6 blocks and
-// measured slower there (insert 7.9 vs 8.7 G/s), mixed batches carry the tile path too.
+// measured slower there (insert 7.9 vs 8.7 G/s). Mixed batches (three op kinds inlined) at 4 blocks
+// spill 176 bytes and ran [20,20,60] at 7.8 G/s, at 3 blocks 8.7 (H200, s6).
 template <Mode kMode>
 constexpr int kP1MinBlocks = kMode == Mode::Find || kMode == Mode::Contains ? 6 : kMode == Mode::Mixed ? 3 : 4;
 
-// Phase 1: one thread per element first (Kv32), then each tile runs its lanes' undecided elements
-// one by one with the cooperative protocol (all of them for Kv64). The loop is warp-uniform: every
-// lane of a tile reaches the tile collectives together.
+__device__ __forceinline__ Mode mode_of(uint8_t o) {
+  return o == WX_OP_INSERT ? Mode::Insert : o == WX_OP_ERASE ? Mode::Erase : o == WX_OP_FIND ? Mode::Find : Mode::Assign;
+}
+
+// The tile path for the elements of one warp iteration marked slow: each tile runs its lanes'
+// elements one by one with the cooperative protocol. Warp-uniform: every lane of a tile calls it.
+template <class S, Mode kMode>
+__device__ __forceinline__ void p1_tiles(const Tile& t, const ViewT<S>& v, const ElemArgsT<S>& a, bool slow,
+                                         uint64_t i, typename S::Key k, Mode op, typename S::Val val, const Place& p,
+                                         bool ovf, uint32_t* pending_bits, bool stash_possible, bool erase_to_empty,
+                                         Tally& tl) {
+  constexpr bool kRO = kMode == Mode::Find || kMode == Mode::Contains;
+  for (unsigned m = t.ballot(slow); m; m &= m - 1) {
+    const int r = first_lane(m);
+    const Place pr{t.shfl(p.b0, r), t.shfl(p.b1, r), t.shfl(p.s, r)};
+    const auto x0 = load_slot<kRO>(v.buckets[pr.b0].w + t.thread_rank());  // a fresh view of b0
+    const Mode opr = kMode == Mode::Mixed ? Mode(t.shfl(int(op), r)) : kMode;
+    p1_one<S, kMode>(t, v, a, t.shfl(i, r), t.shfl(k, r), opr, t.shfl(val, r), pr, x0, t.shfl(ovf, r), pending_bits,
+                     stash_possible, erase_to_empty, tl);
+  }
+}
+
+// Phase 1: one thread per element (Kv32); the elements it leaves (an assign of a present key) get
+// their bit in slow_bits for p1_slow_kernel. Kv64: every element through the tile path here. The
+// loop is warp-uniform: every lane of a tile reaches the tile collectives together.
 template <class S, Mode kMode>
 __global__ void __launch_bounds__(kBlock, kP1MinBlocks<kMode>)
-    p1_kernel(ViewT<S> v, ElemArgsT<S> a, uint32_t* pending_bits, bool stash_possible, bool erase_to_empty,
-              Counters* c) {
+    p1_kernel(ViewT<S> v, ElemArgsT<S> a, uint32_t* pending_bits, uint32_t* slow_bits, bool stash_possible,
+              bool erase_to_empty, Counters* c) {
   using Key = typename S::Key;
   using Val = typename S::Val;
   constexpr bool kRO = kMode == Mode::Find || kMode == Mode::Contains;
   const Tile t = this_tile();
-  const int l = t.thread_rank();
   Tally tl;
   const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
   for (uint64_t j0 = uint64_t(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); j0 < a.n; j0 += stride) {
@@ -339,10 +365,7 @@ __global__ void __launch_bounds__(kBlock, kP1MinBlocks<kMode>)
       if constexpr (kMode == Mode::Mixed) {
         const uint8_t o = a.ops[i];
         valid_op = o <= WX_OP_INSERT_OR_ASSIGN;  // api.cpp rejects the others; never act on them
-        op = o == WX_OP_INSERT ? Mode::Insert
-             : o == WX_OP_ERASE ? Mode::Erase
-             : o == WX_OP_FIND ? Mode::Find
-                                : Mode::Assign;
+        op = mode_of(o);
       }
       if constexpr (kMode == Mode::Insert || kMode == Mode::Assign || kMode == Mode::Mixed)
         if (a.vin) val = a.vin[i];
@@ -361,31 +384,67 @@ __global__ void __launch_bounds__(kBlock, kP1MinBlocks<kMode>)
           slow = !p1_thread<kMode>(v, a, i, k, op, val, p, ovf, pending_bits, stash_possible, erase_to_empty, tl);
       }
     }
-    // Kv32: only an assign of a present key reaches the tile.
-    if constexpr (S::kWide || kMode == Mode::Assign || kMode == Mode::Mixed) {
-      for (unsigned m = t.ballot(slow); m; m &= m - 1) {
-        const int r = first_lane(m);
-        const Place pr{t.shfl(p.b0, r), t.shfl(p.b1, r), t.shfl(p.s, r)};
-        const auto x0 = load_slot<kRO>(v.buckets[pr.b0].w + l);  // a fresh view of b0
-        const Mode opr = kMode == Mode::Mixed ? Mode(t.shfl(int(op), r)) : kMode;
-        p1_one<S, kMode>(t, v, a, t.shfl(i, r), t.shfl(k, r), opr, t.shfl(val, r), pr, x0, t.shfl(ovf, r),
-                         pending_bits, stash_possible, erase_to_empty, tl);
-      }
+    if constexpr (S::kWide) {
+      p1_tiles<S, kMode>(t, v, a, slow, i, k, op, val, p, ovf, pending_bits, stash_possible, erase_to_empty, tl);
+    } else if constexpr (kMode == Mode::Assign || kMode == Mode::Mixed) {
+      if (slow) atomicOr(&slow_bits[i >> 5], 1u << (i & 31));
     }
   }
   flush_tally(tl, c);
 }
 
+// The tile path for the elements p1_kernel left (Kv32: assigns of present keys), after it. They are
+// linearized after every other op of the batch, as pending inserts are (DESIGN.md "One thread per
+// op"); EMPTY is still never re-created, so the phase-1 arguments hold across the two launches.
+template <Mode kMode>
+__global__ void __launch_bounds__(kBlock)
+    p1_slow_kernel(View v, ElemArgs a, uint32_t* pending_bits, const uint32_t* slow_bits, Counters* c) {
+  const Tile t = this_tile();
+  Tally tl;
+  const uint64_t words = (a.n + 31) / 32, warps = uint64_t(gridDim.x) * (blockDim.x / 32);
+  for (uint64_t w = (uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; w < words; w += warps) {
+    const uint32_t bits = slow_bits[w];  // warp-uniform
+    if (!bits) continue;
+    const uint64_t i = w * 32 + (threadIdx.x & 31u);
+    const bool slow = (bits >> (threadIdx.x & 31u)) & 1u;
+    uint32_t k = 0, val = 0;
+    Mode op = kMode;
+    Place p{0, 0, 0};
+    bool ovf = false;
+    if (slow) {
+      k = a.keys[i];
+      if constexpr (kMode == Mode::Mixed) op = mode_of(a.ops[i]);
+      if (a.vin) val = a.vin[i];
+      p = place_of(k, v.geo, v.stash_mask);
+      ovf = ovf_test<false>(v.ovf, p.b0);
+    }
+    p1_tiles<Kv32, kMode>(t, v, a, slow, i, k, op, val, p, ovf, pending_bits, true, false, tl);
+  }
+  flush_tally(tl, c);
+}
+
+template <typename K>
+int blocks_per_sm(K kernel) {
+  static std::mutex m;
+  static std::map<std::pair<const void*, int>, int> cache;
+  int dev = 0;
+  WX_CUDA(cudaGetDevice(&dev));
+  const std::pair<const void*, int> key{reinterpret_cast<const void*>(kernel), dev};
+  std::lock_guard<std::mutex> lock(m);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  int per_sm = 0;
+  WX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlock, 0));
+  return cache[key] = per_sm > 0 ? per_sm : 1;
+}
+
+// A grid-stride grid: one full wave of resident blocks at most (a partial second wave would leave
+// its blocks alone on the card at the end).
 template <typename K>
 int grid_for(K kernel, uint64_t work_items, int items_per_block) {
-  static int max_blocks = 0;  // per kernel instantiation
-  if (max_blocks == 0) {
-    int per_sm = 0;
-    WX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlock, 0));
-    max_blocks = current_sms() * (per_sm > 0 ? per_sm : 1);
-  }
+  const uint64_t max_blocks = uint64_t(current_sms()) * blocks_per_sm(kernel);
   const uint64_t need = (work_items + items_per_block - 1) / items_per_block;
-  return static_cast<int>(need < uint64_t(max_blocks) ? (need > 0 ? need : 1) : max_blocks);
+  return static_cast<int>(need < max_blocks ? (need > 0 ? need : 1) : max_blocks);
 }
 
 __global__ void compact_kernel(const uint32_t* bits, uint64_t nwords, uint64_t nbits, uint32_t* list,
@@ -453,18 +512,33 @@ template <class S>
 void launch_p1(Mode mode, const ViewT<S>& v, const ElemArgsT<S>& a, uint32_t* pending_bits, bool stash_possible,
                bool erase_to_empty, Counters* c, cudaStream_t s) {
   if (a.n == 0) return;
+  // Writers: pending bits, then the slow bits (Kv32 assigns of present keys) behind them.
+  uint32_t* slow_bits = pending_bits ? pending_bits + (a.n + 31) / 32 : nullptr;
   auto go = [&](auto kernel) {
     const int grid = grid_for(kernel, a.n, kBlock);
-    kernel<<<grid, kBlock, 0, s>>>(v, a, pending_bits, stash_possible, erase_to_empty, c);
+    kernel<<<grid, kBlock, 0, s>>>(v, a, pending_bits, slow_bits, stash_possible, erase_to_empty, c);
     WX_CUDA_LAUNCHED("hive p1_kernel");
+  };
+  auto slow = [&](auto kernel) {
+    if constexpr (!S::kWide) {
+      const int grid = grid_for(kernel, (a.n + 31) / 32 * 32, kBlock);
+      kernel<<<grid, kBlock, 0, s>>>(v, a, pending_bits, slow_bits, c);
+      WX_CUDA_LAUNCHED("hive p1_slow_kernel");
+    }
   };
   switch (mode) {
     case Mode::Find: go(p1_kernel<S, Mode::Find>); break;
     case Mode::Contains: go(p1_kernel<S, Mode::Contains>); break;
     case Mode::Insert: go(p1_kernel<S, Mode::Insert>); break;
-    case Mode::Assign: go(p1_kernel<S, Mode::Assign>); break;
+    case Mode::Assign:
+      go(p1_kernel<S, Mode::Assign>);
+      slow(p1_slow_kernel<Mode::Assign>);
+      break;
     case Mode::Erase: go(p1_kernel<S, Mode::Erase>); break;
-    case Mode::Mixed: go(p1_kernel<S, Mode::Mixed>); break;
+    case Mode::Mixed:
+      go(p1_kernel<S, Mode::Mixed>);
+      slow(p1_slow_kernel<Mode::Mixed>);
+      break;
   }
 }
 

@@ -134,7 +134,7 @@ void HiveTableT<S>::ensure_alloc(uint64_t nb) {
 
 template <class S>
 void HiveTableT<S>::ensure_workspace(uint64_t elements, uint64_t list_len) {
-  const uint64_t words = (elements + 31) / 32;
+  const uint64_t words = 2 * ((elements + 31) / 32);  // pending bits, slow bits (launch_p1)
   if (bits_.size() < words) {
     bits_.reset();
     bits_ = DeviceArray<uint32_t>(words);
@@ -240,8 +240,7 @@ BatchResult HiveTableT<S>::batch(const Batch& b) {
   DeviceScope scope(device_);
   // The hot-key combining (common/combine.cu) is 32-bit: 64-bit tables run the plain mixed path.
   if constexpr (S::kWide) return run(b, Mode::Mixed);
-  // Hive pays for contention early (phase 2)
-  const Combined c = combine_hot_batch(b, 0.9, [this](Call call, const Batch& x) {
+  const Combined c = combine_hot_batch(b, [this](Call call, const Batch& x) {
     return run(x, call == Call::batch ? Mode::Mixed : call == Call::find ? Mode::Find : Mode::Contains);
   });
   if (!c.done) return run(b, Mode::Mixed);
@@ -279,7 +278,7 @@ void HiveTableT<S>::run_chunk(const Args& a, Mode mode) {
   Trace tr;
   tr.lap(s_);
   ensure_workspace(a.n, 0);
-  WX_CUDA(cudaMemsetAsync(bits_.get(), 0, (a.n + 31) / 32 * sizeof(uint32_t), s_));
+  WX_CUDA(cudaMemsetAsync(bits_.get(), 0, 2 * ((a.n + 31) / 32) * sizeof(uint32_t), s_));
   const unsigned long long pending_before = hc_.pending;
   // Op grouping pays only where tiles run the ops (Kv64); one thread per op (Kv32) would gather its
   // elements out of order instead of reading them in a row.
