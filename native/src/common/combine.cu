@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <vector>
 
 #include "common/combine_rules.hpp"
 #include "common/cuda_util.cuh"
@@ -201,42 +200,12 @@ __global__ void scatter_failed_kernel(const uint32_t* fidx, const uint8_t* fout,
   }
 }
 
-// Stream-ordered scratch freed at scope exit (also when a step throws).
-class Scratch {
- public:
-  explicit Scratch(cudaStream_t s) : s_(s) {}
-  ~Scratch() {
-    for (void* p : ptrs_) cudaFreeAsync(p, s_);
-  }
-  template <typename T>
-  T* get(uint64_t n) {
-    void* p = nullptr;
-    WX_CUDA(cudaMallocAsync(&p, std::max<uint64_t>(n, 1) * sizeof(T), s_));
-    ptrs_.push_back(p);
-    return static_cast<T*>(p);
-  }
-
- private:
-  cudaStream_t s_;
-  std::vector<void*> ptrs_;
-};
-
 template <typename T>
 T to_host(const T* d, cudaStream_t s) {
   T h{};
   WX_CUDA(cudaMemcpyAsync(&h, d, sizeof(T), cudaMemcpyDeviceToHost, s));
   WX_CUDA(cudaStreamSynchronize(s));
   return h;
-}
-
-uint64_t sample_distinct(const uint32_t* keys, uint64_t n, Scratch& sc, cudaStream_t s) {
-  uint32_t* set = sc.get<uint32_t>(kSetSlots);
-  unsigned* distinct = sc.get<unsigned>(1);
-  WX_CUDA(cudaMemsetAsync(set, 0xFF, kSetSlots * sizeof(uint32_t), s));
-  WX_CUDA(cudaMemsetAsync(distinct, 0, sizeof(unsigned), s));
-  sample_distinct_kernel<<<grid_of(kSample), kBlock, 0, s>>>(keys, n, set, distinct);
-  WX_CUDA_LAUNCHED("combine sample_distinct_kernel");
-  return to_host(distinct, s);
 }
 
 // Map slots for a batch whose sample of kSample keys has d distinct: if keys were uniform over U, a
@@ -256,64 +225,122 @@ uint64_t slots_for(uint64_t d, uint64_t n) {
 
 }  // namespace
 
-Combined combine_hot_batch(const Batch& b, const std::function<BatchResult(Call, const Batch&)>& plain) {
+// Device buffers of the combining path, kept by the table across calls (allocating per call cost
+// ~0.5 ms of wall time per mixed batch: the stream-ordered pool hands memory back at every sync).
+// Two allocations: the detection's (fixed) and one arena carved into the map and the key lists
+// (grown when a call needs more; dropped after a call that needed more than kKeepBytes).
+class CombineScratch {
+ public:
+  CombineScratch() : fixed(kSetSlots + 16) {
+    WX_CUDA(cudaEventCreate(&ev0));
+    WX_CUDA(cudaEventCreate(&ev1));
+  }
+  ~CombineScratch() {
+    cudaEventDestroy(ev0);
+    cudaEventDestroy(ev1);
+  }
+  uint32_t* set() const { return fixed.get(); }
+  unsigned* counts() const { return fixed.get() + kSetSlots; }                      // 8 counters
+  unsigned long long* invalid() const { return reinterpret_cast<unsigned long long*>(fixed.get() + kSetSlots + 8); }
+
+  // The arena for a map of `slots` and lists of `most` keys; then take() carves it in call order.
+  void reserve(uint64_t slots, uint64_t most) {
+    const uint64_t need = slots * (sizeof(Rec) + sizeof(Info)) + most * (6 * sizeof(uint32_t) + 3) + 16 * kAlign;
+    if (arena.size() < need) {
+      arena.reset();
+      arena = DeviceArray<unsigned char>(need);
+    }
+    used = 0;
+  }
+  template <typename T>
+  T* take(uint64_t n) {
+    used = (used + kAlign - 1) / kAlign * kAlign;
+    T* p = reinterpret_cast<T*>(arena.get() + used);
+    used += n * sizeof(T);
+    if (used > arena.size()) fail(WX_ERR_INTERNAL, "hot-key combining: arena too small");
+    return p;
+  }
+  void trim() {
+    if (arena.size() > kKeepBytes) arena.reset();
+  }
+  uint64_t bytes() const { return fixed.bytes() + arena.bytes(); }
+
+  static constexpr uint64_t kAlign = 256, kKeepBytes = uint64_t(64) << 20;
+  cudaEvent_t ev0{}, ev1{};
+  DeviceArray<uint32_t> fixed;  // the detection's set, counters, the invalid count
+  DeviceArray<unsigned char> arena;
+  uint64_t used = 0;
+};
+
+void CombineScratchFree::operator()(CombineScratch* p) const { delete p; }
+uint64_t combine_scratch_bytes(const CombineScratch* p) { return p ? p->bytes() : 0; }
+
+namespace {
+
+uint64_t sample_distinct(const uint32_t* keys, uint64_t n, CombineScratch& sc, cudaStream_t s) {
+  uint32_t* set = sc.set();
+  unsigned* distinct = sc.counts();
+  WX_CUDA(cudaMemsetAsync(set, 0xFF, kSetSlots * sizeof(uint32_t), s));
+  WX_CUDA(cudaMemsetAsync(distinct, 0, sizeof(unsigned), s));
+  sample_distinct_kernel<<<grid_of(kSample), kBlock, 0, s>>>(keys, n, set, distinct);
+  WX_CUDA_LAUNCHED("combine sample_distinct_kernel");
+  return to_host(distinct, s);
+}
+
+}  // namespace
+
+Combined combine_hot_batch(const Batch& b, CombineScratchPtr& scratch,
+                           const std::function<BatchResult(Call, const Batch&)>& plain) {
   Combined c;
-  if (b.n < kMinBatch || b.n > 0xFFFFFFFFull) return c;
+  // WIXLIB_HOT_SHARE=P (percent) replaces the 90: 0 never combines (benchmarks, diagnosis)
+  static const double max_distinct = env_u64("WIXLIB_HOT_SHARE", 90, 0, 100) / 100.0;
+  if (b.n < kMinBatch || b.n > 0xFFFFFFFFull || max_distinct <= 0) return c;
+  if (!scratch) scratch.reset(new CombineScratch());
+  CombineScratch& sc = *scratch;
   cudaStream_t s = static_cast<cudaStream_t>(b.stream);
   const uint64_t n = b.n;
   const uint32_t* keys = static_cast<const uint32_t*>(b.keys);
   const uint32_t* vin = static_cast<const uint32_t*>(b.values_in);
   uint32_t* vals = static_cast<uint32_t*>(b.values_out);
-  Scratch sc(s);
-  cudaEvent_t ev0, ev1;
-  WX_CUDA(cudaEventCreate(&ev0));
-  WX_CUDA(cudaEventCreate(&ev1));
-  struct Events {
-    cudaEvent_t a, b;
-    ~Events() { cudaEventDestroy(a); cudaEventDestroy(b); }
-  } evs{ev0, ev1};
-  WX_CUDA(cudaEventRecord(ev0, s));
-  // WIXLIB_HOT_SHARE=P (percent) replaces kHotShare: 0 never combines (benchmarks, diagnosis)
-  static const double max_distinct = env_u64("WIXLIB_HOT_SHARE", 90, 0, 100) / 100.0;
-  if (max_distinct <= 0) return c;
+  WX_CUDA(cudaEventRecord(sc.ev0, s));
   const uint64_t d = sample_distinct(keys, n, sc, s);
   if (static_cast<double>(d) >= max_distinct * kSample) return c;
 
   // 2. the map and the votes; counts[0] overflow, [1] list length, [2] writes, [3] failed ops, [4] lost
-  unsigned* counts = sc.get<unsigned>(5);
-  Rec* map = nullptr;
+  unsigned* counts = sc.counts();
   uint64_t slots = slots_for(d, n);
+  Rec* map = nullptr;
+  uint32_t *rkeys = nullptr, *rslot = nullptr;
   for (;; slots *= 4) {
     if (slots > kMaxSlots) return c;  // far from hot after all: the plain way
-    void* p = nullptr;
-    if (cudaMallocAsync(&p, slots * sizeof(Rec), s) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return c;  // no room for the map: the plain way (nothing has changed yet)
+    const uint64_t most = std::min<uint64_t>(slots, n);  // claimed slots
+    try {  // no room for the map: the plain way (nothing has changed yet)
+      sc.reserve(slots, most);
+    } catch (const Error& e) {
+      if (e.status() != WX_ERR_OUT_OF_MEMORY) throw;
+      return c;
     }
-    map = static_cast<Rec*>(p);
+    map = sc.take<Rec>(slots);
+    rkeys = sc.take<uint32_t>(most);
+    rslot = sc.take<uint32_t>(most);
     WX_CUDA(cudaMemsetAsync(map, 0xFF, slots * sizeof(Rec), s));
     WX_CUDA(cudaMemsetAsync(counts, 0, 5 * sizeof(unsigned), s));
     elect_kernel<<<grid_of(n), kBlock, 0, s>>>(keys, b.ops, n, map, static_cast<uint32_t>(slots - 1), counts);
     WX_CUDA_LAUNCHED("combine elect_kernel");
     if (to_host(counts, s) == 0) break;
-    WX_CUDA(cudaFreeAsync(map, s));
   }
-  struct MapFree {
-    Rec* p;
-    cudaStream_t s;
-    ~MapFree() { cudaFreeAsync(p, s); }
-  } map_free{map, s};
+  struct Trim {
+    CombineScratch& sc;
+    ~Trim() { sc.trim(); }
+  } trim{sc};
   const uint32_t mask = static_cast<uint32_t>(slots - 1);
 
   // 3. the keys' state before the batch
-  const uint64_t most = std::min<uint64_t>(slots, n);  // claimed slots
-  uint32_t* rkeys = sc.get<uint32_t>(most);
-  uint32_t* rslot = sc.get<uint32_t>(most);
   list_kernel<<<grid_of(slots), kBlock, 0, s>>>(map, slots, rkeys, rslot, counts + 1);
   WX_CUDA_LAUNCHED("combine list_kernel");
   const unsigned nr = to_host(counts + 1, s);
-  uint8_t* rfound = sc.get<uint8_t>(nr);
-  uint32_t* rval = sc.get<uint32_t>(nr);
+  uint8_t* rfound = sc.take<uint8_t>(nr);
+  uint32_t* rval = sc.take<uint32_t>(nr);
   Batch q;
   q.keys = rkeys;
   q.n = nr;
@@ -325,12 +352,12 @@ Combined combine_hot_batch(const Batch& b, const std::function<BatchResult(Call,
   plain(Call::find, q);
 
   // 4. plans, then one write per changed key
-  Info* info = sc.get<Info>(slots);
-  uint32_t* wkeys = sc.get<uint32_t>(nr);
-  uint8_t* wops = sc.get<uint8_t>(nr);
-  uint32_t* wvals = sc.get<uint32_t>(nr);
-  uint32_t* wslot = sc.get<uint32_t>(nr);
-  uint8_t* wout = sc.get<uint8_t>(nr);
+  Info* info = sc.take<Info>(slots);
+  uint32_t* wkeys = sc.take<uint32_t>(nr);
+  uint8_t* wops = sc.take<uint8_t>(nr);
+  uint32_t* wvals = sc.take<uint32_t>(nr);
+  uint32_t* wslot = sc.take<uint32_t>(nr);
+  uint8_t* wout = sc.take<uint8_t>(nr);
   resolve_kernel<<<grid_of(nr), kBlock, 0, s>>>(map, rslot, rfound, rval, nr, vin, info, wkeys, wops, wvals, wslot,
                                                 counts + 2);
   WX_CUDA_LAUNCHED("combine resolve_kernel");
@@ -352,16 +379,14 @@ Combined combine_hot_batch(const Batch& b, const std::function<BatchResult(Call,
     }
   }
 
-  // 5. outcomes (and the plain re-run of the keys whose write failed)
-  unsigned long long* invalid = sc.get<unsigned long long>(1);
+  // 5. outcomes (and the plain re-run of the keys whose write failed: rare, so its arrays are not kept)
+  unsigned long long* invalid = sc.invalid();
   WX_CUDA(cudaMemsetAsync(invalid, 0, sizeof(*invalid), s));
   const uint64_t fcap = failed ? n : 0;
-  uint32_t* fidx = sc.get<uint32_t>(fcap);
-  uint32_t* fkeys = sc.get<uint32_t>(fcap);
-  uint8_t* fops = sc.get<uint8_t>(fcap);
-  uint32_t* fvals = sc.get<uint32_t>(fcap);
+  DeviceArray<uint32_t> fidx(fcap), fkeys(fcap), fvals(fcap);
+  DeviceArray<uint8_t> fops(fcap);
   outcome_kernel<<<grid_of(n), kBlock, 0, s>>>(keys, b.ops, n, map, mask, info, b.outcomes, vals, invalid, counts + 4,
-                                               vin, fidx, fkeys, fops, fvals, counts + 3);
+                                               vin, fidx.get(), fkeys.get(), fops.get(), fvals.get(), counts + 3);
   WX_CUDA_LAUNCHED("combine outcome_kernel");
   unsigned tail[2] = {0, 0};  // failed ops, lost keys
   WX_CUDA(cudaMemcpyAsync(tail, counts + 3, sizeof(tail), cudaMemcpyDeviceToHost, s));
@@ -369,22 +394,24 @@ Combined combine_hot_batch(const Batch& b, const std::function<BatchResult(Call,
   if (tail[1] != 0) fail(WX_ERR_INTERNAL, "hot-key combining lost " + std::to_string(tail[1]) + " keys of its map");
   c.result.invalid = to_host(invalid, s);
   if (tail[0] > 0) {
-    uint8_t* fout = sc.get<uint8_t>(tail[0]);
+    DeviceArray<uint8_t> fout(tail[0]);
     Batch f;
-    f.keys = fkeys;
-    f.ops = fops;
-    f.values_in = fvals;
-    f.values_out = fvals;
-    f.outcomes = fout;
+    f.keys = fkeys.get();
+    f.ops = fops.get();
+    f.values_in = fvals.get();
+    f.values_out = fvals.get();
+    f.outcomes = fout.get();
     f.n = tail[0];
     f.stream = b.stream;
     c.result.full = plain(Call::batch, f).full;
-    scatter_failed_kernel<<<grid_of(f.n), kBlock, 0, s>>>(fidx, fout, fvals, tail[0], b.outcomes, vals);
+    scatter_failed_kernel<<<grid_of(f.n), kBlock, 0, s>>>(fidx.get(), fout.get(), fvals.get(), tail[0], b.outcomes,
+                                                          vals);
     WX_CUDA_LAUNCHED("combine scatter_failed_kernel");
+    WX_CUDA(cudaStreamSynchronize(s));  // before fout and the f* arrays are freed
   }
-  WX_CUDA(cudaEventRecord(ev1, s));
-  WX_CUDA(cudaEventSynchronize(ev1));
-  WX_CUDA(cudaEventElapsedTime(&c.kernel_ms, ev0, ev1));
+  WX_CUDA(cudaEventRecord(sc.ev1, s));
+  WX_CUDA(cudaEventSynchronize(sc.ev1));
+  WX_CUDA(cudaEventElapsedTime(&c.kernel_ms, sc.ev0, sc.ev1));
   c.done = true;
   return c;
 }

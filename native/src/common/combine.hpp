@@ -4,7 +4,9 @@
 // that three elections per key decide (combine_rules.hpp: finds, then inserts, then erases), reads
 // each key's state once, and the table sees one write per changed key.
 #pragma once
+#include <cstdint>
 #include <functional>
+#include <memory>
 
 #include "common/table.hpp"
 
@@ -18,10 +20,19 @@ struct Combined {
 
 // The batch counts as hot when fewer than 90 % of 2^16 evenly spaced keys are distinct (keys
 // uniform over up to ~3·10^5 values). Measured on the H200 (2^24 ops, docs/results/h200-2026-12-03-s6):
-// combining runs 13–17 G ops/s on [0,100] … [0,100000] on both backends, where the plain paths run
-// 0.8–10 (GLHT) and 1.3–3.1 (Hive); on [0,2^24) it would run 3.1 against 7–11. WIXLIB_HOT_SHARE=P
+// combining runs 13–26 G ops/s on [0,100] … [0,100000] on both backends, where the plain paths run
+// 0.8–10 (GLHT) and 1.3–3.1 (Hive); on [0,2^24) it would run 3.1 against 8–12. WIXLIB_HOT_SHARE=P
 // (percent) replaces the 90 for measurements (0: never combine). `plain` runs a call through the
 // backend's normal path (never recombined). Device arrays only; b.stream must be the table's stream.
-Combined combine_hot_batch(const Batch& b, const std::function<BatchResult(Call, const Batch&)>& plain);
+// Device buffers kept across calls by each table (combine.cu); created on first use.
+class CombineScratch;
+struct CombineScratchFree {
+  void operator()(CombineScratch* p) const;
+};
+using CombineScratchPtr = std::unique_ptr<CombineScratch, CombineScratchFree>;
+uint64_t combine_scratch_bytes(const CombineScratch* p);  // 0 for none
+
+Combined combine_hot_batch(const Batch& b, CombineScratchPtr& scratch,
+                           const std::function<BatchResult(Call, const Batch&)>& plain);
 
 }  // namespace wx

@@ -9,10 +9,19 @@ namespace {
 
 constexpr int kBlock = 256;
 // Minimum resident blocks per SM requested for the writing kernels (caps their registers; 8 would
-// mean 32 registers and full occupancy). 1 = no cap. A tuning knob, see DESIGN.md "Measured".
+// mean 32 registers and full occupancy). 1 = no cap. Tuning knobs, see DESIGN.md "Measured": inserts
+// lose with a cap (64 registers uncapped: 6.5 G/s; 48: 4.6; 40: 4.1), mixed batches gain (40
+// registers, 220 bytes spilled: [20,20,60] 11.25 -> 12.3 G/s, [40,40,20] 10.1 -> 11.0).
 #ifndef GLHT_WRITE_MIN_BLOCKS
 #define GLHT_WRITE_MIN_BLOCKS 1
 #endif
+#ifndef GLHT_MIXED_MIN_BLOCKS
+#define GLHT_MIXED_MIN_BLOCKS 6
+#endif
+template <Mode M>
+constexpr int kMinBlocks = M == Mode::find || M == Mode::contains ? 1
+                           : M == Mode::mixed                     ? GLHT_MIXED_MIN_BLOCKS
+                                                                  : GLHT_WRITE_MIN_BLOCKS;
 
 inline unsigned grid_for(uint64_t n) {
   uint64_t g = (n + kBlock - 1) / kBlock;
@@ -54,7 +63,7 @@ __device__ __forceinline__ void run_slow_ops(const View<Tr>& t, int& out, typena
 }
 
 template <class Tr, Mode M>
-__global__ void __launch_bounds__(kBlock, (M == Mode::find || M == Mode::contains) ? 1 : GLHT_WRITE_MIN_BLOCKS)
+__global__ void __launch_bounds__(kBlock, kMinBlocks<M>)
     k_batch(View<Tr> t, Args<Tr> a) {
   constexpr bool kReadOnly = M == Mode::find || M == Mode::contains;
   constexpr bool kInserts = M == Mode::insert || M == Mode::assign || M == Mode::mixed;

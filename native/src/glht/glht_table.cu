@@ -181,7 +181,7 @@ BatchResult GlhtTableT<Tr>::batch(const Batch& b) {
   DeviceScope scope(device_);
   // Combining (common/combine.cu) is 32-bit: wide tables run every mixed batch the plain way.
   if constexpr (Tr::kWide) return run(Mode::mixed, b);
-  const Combined c = combine_hot_batch(b, [this](Call call, const Batch& x) {
+  const Combined c = combine_hot_batch(b, hot_, [this](Call call, const Batch& x) {
     return call == Call::batch ? run(Mode::mixed, x) : call == Call::find ? run(Mode::find, x) : run(Mode::contains, x);
   });
   if (!c.done) return run(Mode::mixed, b);
@@ -239,7 +239,7 @@ void GlhtTableT<Tr>::stats(wx_stats* s) {
   const Counters c = read_counters(nullptr);
   s->size = c.size;
   s->capacity = nb_;
-  s->bytes = slots_.bytes() + ctr_.bytes() + scratch_outcomes_.bytes();
+  s->bytes = slots_.bytes() + ctr_.bytes() + scratch_outcomes_.bytes() + combine_scratch_bytes(hot_.get());
   s->resizes = resizes_;
   s->stash_used = c.stashed;
   s->displacements = c.displacements + displacements_base_;

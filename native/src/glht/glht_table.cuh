@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "common/combine.hpp"
 #include "common/cuda_util.cuh"
 #include "common/env.hpp"
 #include "common/table.hpp"
@@ -70,6 +71,7 @@ class GlhtTableT final : public Table {
   DeviceArray<SlotT> slots_;
   DeviceArray<Counters> ctr_;
   DeviceArray<uint8_t> scratch_outcomes_;
+  CombineScratchPtr hot_;  // hot-key combining buffers (common/combine.hpp), made on first use
   Counters host_ctr_{};  // pageable (64 bytes): a pinned one cost a cudaMallocHost per create
   cudaEvent_t ev0_ = nullptr, ev1_ = nullptr;
   uint64_t resizes_ = 0;

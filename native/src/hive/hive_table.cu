@@ -240,7 +240,7 @@ BatchResult HiveTableT<S>::batch(const Batch& b) {
   DeviceScope scope(device_);
   // The hot-key combining (common/combine.cu) is 32-bit: 64-bit tables run the plain mixed path.
   if constexpr (S::kWide) return run(b, Mode::Mixed);
-  const Combined c = combine_hot_batch(b, [this](Call call, const Batch& x) {
+  const Combined c = combine_hot_batch(b, hot_, [this](Call call, const Batch& x) {
     return run(x, call == Call::batch ? Mode::Mixed : call == Call::find ? Mode::Find : Mode::Contains);
   });
   if (!c.done) return run(b, Mode::Mixed);
@@ -614,7 +614,7 @@ void HiveTableT<S>::stats(wx_stats* s) {
   s->size = size_;
   s->capacity = capacity();
   s->bytes = buckets_.bytes() + stash_.bytes() + locks_.bytes() + ovf_.bytes() + bits_.bytes() + lists_.bytes() +
-             drain_lists_.bytes();
+             drain_lists_.bytes() + combine_scratch_bytes(hot_.get());
   s->resizes = resizes_;
   s->stash_used = stash_used_;
   s->displacements = displacements_;

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "common/combine.hpp"
 #include "common/cuda_util.cuh"
 #include "common/table.hpp"
 #include "hive/hive_kernels.cuh"
@@ -90,6 +91,7 @@ class HiveTableT final : public Table {
   DeviceArray<Counters> counters_;
   DeviceArray<unsigned> lens_;  // [0] compaction, [1] retry, [2] full, [3] unfit
   DeviceArray<unsigned long long> count_;
+  CombineScratchPtr hot_;  // hot-key combining buffers (common/combine.hpp), made on first use
   DeviceArray<uint32_t> bits_, lists_;  // pending bit set; three job lists of list_cap_ each
   DeviceArray<uint32_t> drain_lists_;   // two job lists for stash drains
   DeviceArray<uint32_t> dedupe_;        // hot-key dedupe: 3n sort scratch + n followers
