@@ -11,7 +11,8 @@
 //   dynamic  mixed wx_batch of 2^--log2ops ops (default 2^24), mixes [20,20,60] and [40,40,20]
 //            (% insert, erase, find) over key ranges [0,2^24) and [0,100] .. [0,100000]; the table is
 //            made for the range and pre-filled with a random half of it
-//   growth   table made for 2^20 keys, insert 2^--log2n keys in batches of 2^22 (resizes included)
+//   growth   table made for 2^20 keys, insert 2^--log2n keys in batches of 2^22 (resizes included),
+//            then find them all
 //   all      the three (default); dynamic and growth use --lf when it is one value, else 0.8
 // --key-bits 64: 64-bit keys and values (static only): the same keys widened by a bijection
 // of 64-bit integers, so every bit of the key varies.
@@ -383,12 +384,13 @@ void bench_dynamic(const Options& o, Report& rep, uint64_t range, int ins, int e
   rep.add("dynamic", "batch", params, n, samples);
 }
 
-// growth: table made for 2^20 keys, 2^log2n unique keys inserted in batches of 2^22.
+// growth: table made for 2^20 keys, 2^log2n unique keys inserted in batches of 2^22; then all of
+// them found in one call (the grown table's lookups).
 void bench_growth(const Options& o, Report& rep, double lf, uint64_t run_seed) {
   const uint64_t n = uint64_t{1} << o.log2n, batch = std::min<uint64_t>(n, uint64_t{1} << 22);
   std::vector<uint32_t> keys, vals(n);
-  DevBuf dk, dv;
-  std::vector<Sample> samples;
+  DevBuf dk, dv, dres;
+  std::vector<Sample> samples, finds;
   uint64_t resizes = 0;
   for (int r = 0; r <= o.reps; ++r) {
     KeyGen g(run_seed + 15485863ull * r);
@@ -411,11 +413,14 @@ void bench_growth(const Options& o, Report& rep, double lf, uint64_t run_seed) {
     ok(wx_size(t.get(), &size), "wx_size");
     if (size != n) die("growth: size " + std::to_string(size) + " != " + std::to_string(n));
     resizes = t.stats().resizes;
-    if (r > 0) samples.push_back(total);
+    void* res = dres.reserve(o.device, n * sizeof(uint32_t));
+    Sample hit = timed(t, [&] { return wx_find(t.get(), k, res, n, 0xFFFFFFFFull, WX_MEM_DEVICE, nullptr); }, "find");
+    if (r > 0) samples.push_back(total), finds.push_back(hit);
   }
   char params[96];
   std::snprintf(params, sizeof params, "2^20->2^%d batch=2^22 lf=%.2f rs=%llu", o.log2n, lf, (unsigned long long)resizes);
   rep.add("growth", "insert", params, n, samples);
+  rep.add("growth", "find(hit)", params, n, finds);
 }
 
 void print_environment(const Options& o) {
