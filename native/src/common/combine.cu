@@ -95,7 +95,7 @@ __global__ void elect_kernel(const uint32_t* keys, const uint8_t* ops, uint64_t 
     uint32_t s = slot_hash(k) & mask;
     uint4 seen{};
     bool have = false;
-    for (int p = 0; p < kMaxProbe && !have; ++p, s = (s + 1) & mask) {
+    for (int p = 0; p < kMaxProbe; ++p, s = (s + 1) & mask) {
       seen = load_rec(map + s);
       if (seen.x == k) have = true;
       else if (seen.x == kFree) {
@@ -182,11 +182,7 @@ __global__ void outcome_kernel(const uint32_t* keys, const uint8_t* ops, uint64_
     }
     const Rec r = map[s];
     const Votes v{r.l, r.t, r.e};
-    KeyPlan kp;
-    kp.p0 = in.p0;
-    kp.p1 = in.p1;
-    kp.first = v.l != kNone ? v.l : v.t;
-    const uint8_t out = outcome_of(op, static_cast<uint32_t>(i), kp, v);
+    const uint8_t out = outcome_of(op, static_cast<uint32_t>(i), outcome_plan(in.p0, in.p1, v), v);
     if (outcomes) outcomes[i] = out;
     if (out == WX_OUT_FOUND && vals) vals[i] = in.v0;
   }
@@ -225,6 +221,13 @@ uint64_t slots_for(uint64_t d, uint64_t n) {
 
 }  // namespace
 
+// What step 5 reports back, read in one copy: ops of keys whose write failed, keys missing from the
+// map (never), elements with reserved keys.
+struct Tail {
+  unsigned failed, lost;
+  unsigned long long invalid;
+};
+
 // Device buffers of the combining path, kept by the table across calls (allocating per call cost
 // ~0.5 ms of wall time per mixed batch: the stream-ordered pool hands memory back at every sync).
 // Two allocations: the detection's (fixed) and one arena carved into the map and the key lists
@@ -240,8 +243,9 @@ class CombineScratch {
     cudaEventDestroy(ev1);
   }
   uint32_t* set() const { return fixed.get(); }
-  unsigned* counts() const { return fixed.get() + kSetSlots; }                      // 8 counters
-  unsigned long long* invalid() const { return reinterpret_cast<unsigned long long*>(fixed.get() + kSetSlots + 8); }
+  // [0] distinct / map overflow, [1] list length, [2] writes, [4..7] the Tail of step 5.
+  unsigned* counts() const { return fixed.get() + kSetSlots; }
+  Tail* tail() const { return reinterpret_cast<Tail*>(counts() + 4); }  // 16-byte aligned
 
   // The arena for a map of `slots` and lists of `most` keys; then take() carves it in call order.
   void reserve(uint64_t slots, uint64_t most) {
@@ -267,7 +271,7 @@ class CombineScratch {
 
   static constexpr uint64_t kAlign = 256, kKeepBytes = uint64_t(64) << 20;
   cudaEvent_t ev0{}, ev1{};
-  DeviceArray<uint32_t> fixed;  // the detection's set, counters, the invalid count
+  DeviceArray<uint32_t> fixed;  // the detection's set, then counts() and tail()
   DeviceArray<unsigned char> arena;
   uint64_t used = 0;
 };
@@ -306,8 +310,9 @@ Combined combine_hot_batch(const Batch& b, CombineScratchPtr& scratch,
   const uint64_t d = sample_distinct(keys, n, sc, s);
   if (static_cast<double>(d) >= max_distinct * kSample) return c;
 
-  // 2. the map and the votes; counts[0] overflow, [1] list length, [2] writes, [3] failed ops, [4] lost
+  // 2. the map and the votes
   unsigned* counts = sc.counts();
+  Tail* tail = sc.tail();
   uint64_t slots = slots_for(d, n);
   Rec* map = nullptr;
   uint32_t *rkeys = nullptr, *rslot = nullptr;
@@ -324,7 +329,7 @@ Combined combine_hot_batch(const Batch& b, CombineScratchPtr& scratch,
     rkeys = sc.take<uint32_t>(most);
     rslot = sc.take<uint32_t>(most);
     WX_CUDA(cudaMemsetAsync(map, 0xFF, slots * sizeof(Rec), s));
-    WX_CUDA(cudaMemsetAsync(counts, 0, 5 * sizeof(unsigned), s));
+    WX_CUDA(cudaMemsetAsync(counts, 0, 8 * sizeof(unsigned), s));  // the counters and the tail
     elect_kernel<<<grid_of(n), kBlock, 0, s>>>(keys, b.ops, n, map, static_cast<uint32_t>(slots - 1), counts);
     WX_CUDA_LAUNCHED("combine elect_kernel");
     if (to_host(counts, s) == 0) break;
@@ -380,31 +385,28 @@ Combined combine_hot_batch(const Batch& b, CombineScratchPtr& scratch,
   }
 
   // 5. outcomes (and the plain re-run of the keys whose write failed: rare, so its arrays are not kept)
-  unsigned long long* invalid = sc.invalid();
-  WX_CUDA(cudaMemsetAsync(invalid, 0, sizeof(*invalid), s));
   const uint64_t fcap = failed ? n : 0;
   DeviceArray<uint32_t> fidx(fcap), fkeys(fcap), fvals(fcap);
   DeviceArray<uint8_t> fops(fcap);
-  outcome_kernel<<<grid_of(n), kBlock, 0, s>>>(keys, b.ops, n, map, mask, info, b.outcomes, vals, invalid, counts + 4,
-                                               vin, fidx.get(), fkeys.get(), fops.get(), fvals.get(), counts + 3);
+  outcome_kernel<<<grid_of(n), kBlock, 0, s>>>(keys, b.ops, n, map, mask, info, b.outcomes, vals, &tail->invalid,
+                                               &tail->lost, vin, fidx.get(), fkeys.get(), fops.get(), fvals.get(),
+                                               &tail->failed);
   WX_CUDA_LAUNCHED("combine outcome_kernel");
-  unsigned tail[2] = {0, 0};  // failed ops, lost keys
-  WX_CUDA(cudaMemcpyAsync(tail, counts + 3, sizeof(tail), cudaMemcpyDeviceToHost, s));
-  WX_CUDA(cudaStreamSynchronize(s));
-  if (tail[1] != 0) fail(WX_ERR_INTERNAL, "hot-key combining lost " + std::to_string(tail[1]) + " keys of its map");
-  c.result.invalid = to_host(invalid, s);
-  if (tail[0] > 0) {
-    DeviceArray<uint8_t> fout(tail[0]);
+  const Tail t = to_host(tail, s);
+  if (t.lost != 0) fail(WX_ERR_INTERNAL, "hot-key combining lost " + std::to_string(t.lost) + " keys of its map");
+  c.result.invalid = t.invalid;
+  if (t.failed > 0) {
+    DeviceArray<uint8_t> fout(t.failed);
     Batch f;
     f.keys = fkeys.get();
     f.ops = fops.get();
     f.values_in = fvals.get();
     f.values_out = fvals.get();
     f.outcomes = fout.get();
-    f.n = tail[0];
+    f.n = t.failed;
     f.stream = b.stream;
     c.result.full = plain(Call::batch, f).full;
-    scatter_failed_kernel<<<grid_of(f.n), kBlock, 0, s>>>(fidx.get(), fout.get(), fvals.get(), tail[0], b.outcomes,
+    scatter_failed_kernel<<<grid_of(f.n), kBlock, 0, s>>>(fidx.get(), fout.get(), fvals.get(), t.failed, b.outcomes,
                                                           vals);
     WX_CUDA_LAUNCHED("combine scatter_failed_kernel");
     WX_CUDA(cudaStreamSynchronize(s));  // before fout and the f* arrays are freed

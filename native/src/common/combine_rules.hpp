@@ -28,6 +28,9 @@ struct Votes {
   uint32_t l = kNone, t = kNone, e = kNone;
 };
 
+// The insert group's first op: l, else t (then the group is {t}), else none.
+WX_HD inline uint32_t first_of(const Votes& v) { return v.l != kNone ? v.l : v.t; }
+
 // One key's path through the batch: before (p0, v0), after the insert group (p1), at the end (p2, v2).
 struct KeyPlan {
   bool p0 = false, p1 = false, p2 = false;
@@ -42,13 +45,22 @@ WX_HD inline KeyPlan plan_key(bool p0, uint32_t v0, const Votes& v, Vin vin) {
   KeyPlan k;
   k.p0 = p0;
   k.v0 = v0;
-  k.first = v.l != kNone ? v.l : v.t;
+  k.first = first_of(v);
   k.p1 = p0 || k.first != kNone;
   uint32_t v1 = v0;
   if (v.t != kNone) v1 = vin(v.t);       // the last assign's value stands
   else if (!p0 && v.l != kNone) v1 = vin(v.l);  // no assign: the inserting op's value
   k.p2 = k.p1 && v.e == kNone;
   k.v2 = k.p2 ? v1 : 0;
+  return k;
+}
+
+// The part of a plan that outcomes need, rebuilt from what plan_key found (p0, p1) and the votes.
+WX_HD inline KeyPlan outcome_plan(bool p0, bool p1, const Votes& v) {
+  KeyPlan k;
+  k.p0 = p0;
+  k.p1 = p1;
+  k.first = first_of(v);
   return k;
 }
 
