@@ -214,6 +214,9 @@ void grow_from_small(int log) {
     b.stream = st.s;
     auto r = t.insert(b);
     CHECK(r.full == 0 && r.invalid == 0);
+    // Inserts pre-grow to whole levels (hive_table.cu whole_level): created·2^k buckets.
+    const uint32_t nb = t.active_buckets(), lv = nb / created;
+    CHECK_MSG(nb % created == 0 && (lv & (lv - 1)) == 0, "%u buckets: not a whole level of %u roots", nb, created);
     wx_stats s{};
     t.stats(&s);
     ms += s.last_kernel_ms;

@@ -118,19 +118,20 @@ __device__ __forceinline__ uint64_t value_fresh(const Pair64* p) {
   return v;
 }
 
-// Per-thread tallies, added into the global Counters once per block at kernel end.
+// Per-thread tallies, added into the global Counters once per block at kernel end. 32 bits each (a
+// thread counts fewer than 2^32 events in one launch): ten 64-bit tallies held 20 registers.
 struct Tally {
-  unsigned long long v[kCounterFields] = {};
-  __device__ unsigned long long& inserted() { return v[0]; }
-  __device__ unsigned long long& erased() { return v[1]; }
-  __device__ unsigned long long& invalid() { return v[2]; }
-  __device__ unsigned long long& full() { return v[3]; }
-  __device__ unsigned long long& stash_in() { return v[4]; }
-  __device__ unsigned long long& stash_out() { return v[5]; }
-  __device__ unsigned long long& tombs() { return v[6]; }
-  __device__ unsigned long long& displacements() { return v[7]; }
-  __device__ unsigned long long& errors() { return v[8]; }
-  __device__ unsigned long long& pending() { return v[9]; }
+  uint32_t v[kCounterFields] = {};
+  __device__ uint32_t& inserted() { return v[0]; }
+  __device__ uint32_t& erased() { return v[1]; }
+  __device__ uint32_t& invalid() { return v[2]; }
+  __device__ uint32_t& full() { return v[3]; }
+  __device__ uint32_t& stash_in() { return v[4]; }
+  __device__ uint32_t& stash_out() { return v[5]; }
+  __device__ uint32_t& tombs() { return v[6]; }
+  __device__ uint32_t& displacements() { return v[7]; }
+  __device__ uint32_t& errors() { return v[8]; }
+  __device__ uint32_t& pending() { return v[9]; }
 };
 
 // Block-wide reduction of the tallies, then one atomic per non-zero counter per block.
@@ -142,11 +143,11 @@ __device__ inline void flush_tally(const Tally& t, Counters* c) {
   __syncthreads();
   if (blockDim.x < 32) {
     for (int i = 0; i < kCounterFields; ++i)
-      if (t.v[i]) atomicAdd(&sh[i], t.v[i]);
+      if (t.v[i]) atomicAdd(&sh[i], static_cast<unsigned long long>(t.v[i]));
   } else {
 #pragma unroll
     for (int i = 0; i < kCounterFields; ++i) {
-      unsigned long long x = t.v[i];
+      unsigned long long x = t.v[i];  // widened before the sum
       if (__any_sync(0xFFFFFFFFu, x != 0)) {
         for (int off = 16; off > 0; off >>= 1) x += __shfl_down_sync(0xFFFFFFFFu, x, off);
         if ((threadIdx.x & 31) == 0 && x) atomicAdd(&sh[i], x);

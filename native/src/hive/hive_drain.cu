@@ -9,7 +9,7 @@
 // two places; no reader runs meanwhile, and every reservation is resolved before the thread ends.
 // Bucket slots never become EMPTY (an undo restores an EMPTY that was there at the start, so it is not
 // in the b0/b1 of any stash entry), hence "stash entry => its b0 and b1 have no EMPTY slot" holds.
-// What this pass leaves (no victim with room, a lost race) goes to the locked eviction (hive_evict.cu).
+// What this pass leaves (no victim with room, a lost race) it lists for the locked eviction (hive_evict.cu).
 // Why: the locked drain runs a tile per entry through lock atomics and fences (0.7 G entries/s).
 #include "hive/hive_device.cuh"
 #include "hive/hive_kernels.cuh"
@@ -53,7 +53,8 @@ __device__ bool move_in(const ViewT<S>& v, typename S::Word* sp, typename S::Wor
 }
 
 template <class S>
-__global__ void __launch_bounds__(kBlock) drain_swap_kernel(ViewT<S> v, Counters* c) {
+__global__ void __launch_bounds__(kBlock) drain_swap_kernel(ViewT<S> v, uint32_t* left, unsigned* left_len,
+                                                            Counters* c) {
   using W = typename S::Word;
   Tally tl;
   const uint64_t n = uint64_t(v.stash_mask + 1) * kSlots;
@@ -66,6 +67,7 @@ __global__ void __launch_bounds__(kBlock) drain_swap_kernel(ViewT<S> v, Counters
     bool done = move_in(v, sp, kv, p, b1_first ? p.b1 : p.b0, tl);
     if (!done && p.b1 != p.b0) done = move_in(v, sp, kv, p, b1_first ? p.b0 : p.b1, tl);
     if (done) ++tl.stash_out();
+    else append(left, left_len, static_cast<uint32_t>(i));  // for the locked rounds
   }
   flush_tally(tl, c);
 }
@@ -73,14 +75,14 @@ __global__ void __launch_bounds__(kBlock) drain_swap_kernel(ViewT<S> v, Counters
 }  // namespace
 
 template <class S>
-void launch_drain_swap(const ViewT<S>& v, Counters* c, cudaStream_t s) {
+void launch_drain_swap(const ViewT<S>& v, uint32_t* left, unsigned* left_len, Counters* c, cudaStream_t s) {
   const uint64_t n = uint64_t(v.stash_mask + 1) * kSlots;
   const uint64_t need = (n + kBlock - 1) / kBlock, cap = uint64_t(current_sms()) * 8;
-  drain_swap_kernel<S><<<static_cast<int>(need < cap ? need : cap), kBlock, 0, s>>>(v, c);
+  drain_swap_kernel<S><<<static_cast<int>(need < cap ? need : cap), kBlock, 0, s>>>(v, left, left_len, c);
   WX_CUDA_LAUNCHED("hive drain_swap_kernel");
 }
 
-template void launch_drain_swap<Kv32>(const ViewT<Kv32>&, Counters*, cudaStream_t);
-template void launch_drain_swap<Kv64>(const ViewT<Kv64>&, Counters*, cudaStream_t);
+template void launch_drain_swap<Kv32>(const ViewT<Kv32>&, uint32_t*, unsigned*, Counters*, cudaStream_t);
+template void launch_drain_swap<Kv64>(const ViewT<Kv64>&, uint32_t*, unsigned*, Counters*, cudaStream_t);
 
 }  // namespace wx::hive

@@ -233,7 +233,7 @@ __global__ void __launch_bounds__(kBlock) evict_kernel(ViewT<S> v, uint32_t* loc
   Tally tl;
   const uint32_t tiles = gridDim.x * (blockDim.x / kSlots);
   for (uint32_t j = blockIdx.x * (blockDim.x / kSlots) + threadIdx.x / kSlots; j < njobs; j += tiles) {
-    const uint32_t job = jobs ? jobs[j] : j;
+    const uint32_t job = jobs[j];
     typename S::Key k;
     typename S::Word kv;
     bool assign = false;

@@ -50,9 +50,10 @@ void launch_evict(const ViewT<S>& v, uint32_t* locks, Mode mode, const ElemArgsT
                   uint32_t njobs, bool from_stash, uint32_t* retry, unsigned* retry_len, uint32_t* full,
                   unsigned* full_len, uint32_t seed, bool serial, Counters* c, cudaStream_t s);
 void launch_mark_full(uint8_t* outcomes, const uint32_t* list, uint32_t n, cudaStream_t s);
-// First pass of a stash drain (hive_drain.cu): lock-free, one thread per stash slot, one victim move.
+// First pass of a stash drain (hive_drain.cu): lock-free, one thread per stash slot, one victim move;
+// the slots of the entries it leaves go to `left` (*left_len of them; room for every stash slot).
 template <class S>
-void launch_drain_swap(const ViewT<S>& v, Counters* c, cudaStream_t s);
+void launch_drain_swap(const ViewT<S>& v, uint32_t* left, unsigned* left_len, Counters* c, cudaStream_t s);
 
 // Mixed batches (hive_dedupe.cu): index = the elements 0..n-1 ordered by op code (stable), for
 // ElemArgs::index. scratch: n words + n bytes; temp: group_by_op_temp_bytes(n) bytes.

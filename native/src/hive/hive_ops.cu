@@ -260,47 +260,44 @@ __device__ __forceinline__ void p1_one(const Tile& t, const ViewT<S>& v, const E
   }
 }
 
-// The thread path (Kv32, hive_thread.cuh) for one element: true when it decided the element and wrote
-// its outputs (or marked it pending); false leaves it to the tile (p1_one).
+// The thread path (Kv32, hive_thread.cuh) for one element, given its b0 summary: true when it decided
+// the element and wrote its outputs (or marked it pending); false leaves it to the tile
+// (p1_slow_kernel). Finds and contains of a read-only batch take thread_find, inserts and assigns
+// thread_insert, erases and mixed batches thread_step.
 template <Mode kMode>
 __device__ __forceinline__ bool p1_thread(const View& v, const ElemArgs& a, uint64_t i, uint32_t k, Mode op,
-                                          uint32_t val, const Place& p, bool ovf, uint32_t* pending_bits,
-                                          bool stash_possible, bool erase_to_empty, Tally& tl) {
-  constexpr bool kRO = kMode == Mode::Find || kMode == Mode::Contains;
-  uint64_t x0[kSlots];
-  load_bucket<kRO>(v.buckets[p.b0].w, x0);
+                                          uint32_t val, const Place& p, bool ovf, const B0& b0,
+                                          uint32_t* pending_bits, bool stash_possible, bool erase_to_empty, Tally& tl) {
+  uint32_t found = a.not_found;
+  uint8_t r;
+  int tier = 0;
+  if constexpr (kMode == Mode::Find || kMode == Mode::Contains)
+    r = thread_find<true>(v, p, k, ovf, stash_possible, b0, &found);
+  else if constexpr (kMode == Mode::Insert || kMode == Mode::Assign)  // one op kind: no divergence to spare
+    r = thread_insert(v, p, k, val, kMode == Mode::Assign, ovf, b0, &tier);
+  else
+    r = thread_step<kMode>(v, p, k, op, val, ovf, stash_possible, erase_to_empty, b0, &found, &tier);
+  if (r == kSlow) return false;
   if (op == Mode::Find || op == Mode::Contains) {
-    uint32_t found = a.not_found;
-    const uint8_t r = thread_find<kRO>(v, p, k, ovf, kRO ? stash_possible : true, x0, &found);
     if (op == Mode::Contains) {
       if (a.outcomes) a.outcomes[i] = r == WX_OUT_FOUND ? 1 : 0;
     } else {
-      if (kMode != Mode::Mixed || r == WX_OUT_FOUND) a.vout[i] = found;
+      if (r == WX_OUT_FOUND) a.vout[i] = found;
+      else if (kMode != Mode::Mixed) a.vout[i] = a.not_found;
       if (a.outcomes) a.outcomes[i] = r;
     }
     return true;
   }
-  if (op == Mode::Erase) {
-    int tier = 0;
-    const uint8_t r =
-        thread_erase(v, p, k, ovf, stash_possible || kMode == Mode::Mixed, erase_to_empty, x0, &tier);
-    if (r == WX_OUT_ERASED) {
-      ++tl.erased();
-      if (!erase_to_empty) ++tl.tombs();
-      if (tier == 2) ++tl.stash_out();
-    }
-    if (a.outcomes) a.outcomes[i] = r;
-    return true;
-  }
-  int tier = 0;
-  const uint8_t r = thread_insert(v, p, k, val, op == Mode::Assign, ovf, x0, &tier);
-  if (r == kSlow) return false;
   if (r == kPending) {
     ++tl.pending();
     atomicOr(&pending_bits[i >> 5], 1u << (i & 31));
     return true;
   }
-  if (r == WX_OUT_INSERTED) {
+  if (r == WX_OUT_ERASED) {
+    ++tl.erased();
+    if (!erase_to_empty) ++tl.tombs();
+    if (tier == 2) ++tl.stash_out();
+  } else if (r == WX_OUT_INSERTED) {
     ++tl.inserted();
     if (tier == 2) ++tl.stash_in();
   }
@@ -308,12 +305,25 @@ __device__ __forceinline__ bool p1_thread(const View& v, const ElemArgs& a, uint
   return true;
 }
 
+// b0 of a thread-path element: read by the whole warp together, or (HIVE_THREAD_B0) by each thread.
+// Every lane calls it (warp_b0 is a warp collective).
+template <bool kRO>
+__device__ __forceinline__ B0 b0_of(const uint64_t* b, uint32_t k, bool active) {
+#ifdef HIVE_THREAD_B0
+  return active ? thread_b0<kRO>(b, k) : B0{};
+#else
+  return warp_b0<kRO>(b, k);
+#endif
+}
+
 // Resident blocks asked of the compiler (a register budget): phase 1 is latency-bound (ncu: L2 at
-// 37 %, warps waiting on loads); finds fit 40 registers at 6 blocks. Writers spill at 6 blocks and
-// measured slower there (insert 7.9 vs 8.7 G/s). Mixed batches (three op kinds inlined) at 4 blocks
-// spill 176 bytes and ran [20,20,60] at 7.8 G/s, at 3 blocks 8.7 (H200, s6).
+// 37 %, warps waiting on loads); finds fit 40 registers at 6 blocks. Writers (thread_step, Tally in
+// 32 bits) fit 64 registers without spilling at 4 blocks and spill at 5 (HIVE_WRITER_MIN_BLOCKS).
+#ifndef HIVE_MIXED_MIN_BLOCKS
+#define HIVE_MIXED_MIN_BLOCKS 3
+#endif
 template <Mode kMode>
-constexpr int kP1MinBlocks = kMode == Mode::Find || kMode == Mode::Contains ? 6 : kMode == Mode::Mixed ? 3 : 4;
+constexpr int kP1MinBlocks = kMode == Mode::Find || kMode == Mode::Contains ? 6 : kMode == Mode::Mixed ? HIVE_MIXED_MIN_BLOCKS : 4;
 
 __device__ __forceinline__ Mode mode_of(uint8_t o) {
   return o == WX_OP_INSERT ? Mode::Insert : o == WX_OP_ERASE ? Mode::Erase : o == WX_OP_FIND ? Mode::Find : Mode::Assign;
@@ -357,7 +367,7 @@ __global__ void __launch_bounds__(kBlock, kP1MinBlocks<kMode>)
     Mode op = kMode;
     Val val = 0;
     Place p{0, 0, 0};
-    bool ovf = false, slow = false;
+    bool ovf = false, active = false;  // active: a valid element for the thread path / tiles
     if (j < a.n) {
       i = a.index ? a.index[j] : j;
       k = a.keys[i];
@@ -379,21 +389,24 @@ __global__ void __launch_bounds__(kBlock, kP1MinBlocks<kMode>)
       } else {
         p = place_of(k, v.geo, v.stash_mask);
         ovf = ovf_test<kRO>(v.ovf, p.b0);
-        if constexpr (S::kWide) slow = true;
-        else
-          slow = !p1_thread<kMode>(v, a, i, k, op, val, p, ovf, pending_bits, stash_possible, erase_to_empty, tl);
+        active = true;
       }
     }
     if constexpr (S::kWide) {
-      p1_tiles<S, kMode>(t, v, a, slow, i, k, op, val, p, ovf, pending_bits, stash_possible, erase_to_empty, tl);
-    } else if constexpr (kMode == Mode::Assign || kMode == Mode::Mixed) {
-      if (slow) atomicOr(&slow_bits[i >> 5], 1u << (i & 31));
+      p1_tiles<S, kMode>(t, v, a, active, i, k, op, val, p, ovf, pending_bits, stash_possible, erase_to_empty, tl);
+    } else {
+      const B0 b0 = b0_of<kRO>(v.buckets[p.b0].w, k, active);  // inactive lanes: p = {0, 0, 0}
+      if (active &&
+          !p1_thread<kMode>(v, a, i, k, op, val, p, ovf, b0, pending_bits, stash_possible, erase_to_empty, tl)) {
+        if constexpr (kMode == Mode::Assign || kMode == Mode::Mixed) atomicOr(&slow_bits[i >> 5], 1u << (i & 31));
+      }
     }
   }
   flush_tally(tl, c);
 }
 
-// The tile path for the elements p1_kernel left (Kv32: assigns of present keys), after it. They are
+// The tile path for the elements p1_kernel left (Kv32: assigns of present keys — every one of an
+// assign batch, those whose one CAS lost in a mixed batch), after it. They are
 // linearized after every other op of the batch, as pending inserts are (DESIGN.md "One thread per
 // op"); EMPTY is still never re-created, so the phase-1 arguments hold across the two launches.
 template <Mode kMode>
@@ -512,7 +525,7 @@ template <class S>
 void launch_p1(Mode mode, const ViewT<S>& v, const ElemArgsT<S>& a, uint32_t* pending_bits, bool stash_possible,
                bool erase_to_empty, Counters* c, cudaStream_t s) {
   if (a.n == 0) return;
-  // Writers: pending bits, then the slow bits (Kv32 assigns of present keys) behind them.
+  // Writers: pending bits, then the slow bits (Kv32 assigns of present keys, p1_slow_kernel) behind them.
   uint32_t* slow_bits = pending_bits ? pending_bits + (a.n + 31) / 32 : nullptr;
   auto go = [&](auto kernel) {
     const int grid = grid_for(kernel, a.n, kBlock);

@@ -69,6 +69,7 @@ class HiveTableT final : public Table {
   void ensure_alloc(uint64_t buckets);
   void ensure_workspace(uint64_t elements, uint64_t list_len);
   uint64_t buckets_for(uint64_t keys) const;
+  uint64_t whole_level(uint64_t buckets) const;
   ViewT<S> view() const;
 
   void begin(cudaStream_t s);

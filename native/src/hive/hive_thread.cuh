@@ -1,8 +1,8 @@
-// The one-thread-per-op fast path of phase 1 for 8-byte slots (Kv32): a thread reads a whole bucket
-// (kSlots words, 16-byte loads) and does what a tile would do with one lane — the same WCME/WABC
-// rules (match, claim the LOWEST EMPTY slot with one CAS, erase with one exchange), so the phase-1
-// arguments of hive_ops.cu hold unchanged. Only an assign of a present key (a CAS loop on its value)
-// returns kSlow: the element's tile runs it (DESIGN.md "One thread per op").
+// The one-thread-per-op fast path of phase 1 for 8-byte slots (Kv32): a thread takes one element and
+// does what a tile would do with one lane — the same WCME/WABC rules (match, claim the LOWEST EMPTY
+// slot with one CAS, erase with one exchange), so the phase-1 arguments of hive_ops.cu hold unchanged.
+// An assign of a present key whose one CAS lost returns kSlow: the element's tile runs its CAS loop
+// (DESIGN.md "One thread per op").
 // Why: a tile per op leaves 8 lanes waiting on one bucket read; Little's law then caps a find near
 // 11 G/s, while one 64-byte bucket read costs the card no more than one 32-byte read (atomic_probe).
 #pragma once
@@ -12,17 +12,24 @@
 
 namespace wx::hive {
 
-constexpr uint8_t kSlow = 0xFF;  // thread path: not decided, the tile takes it
+constexpr uint8_t kSlow = 0xFF;   // thread path: not decided, the tile takes it
+constexpr uint8_t kRetry = 0xFE;  // thread_step: the insert protocol in full (thread_insert)
+constexpr uint8_t kPending = 0;   // no EMPTY slot in b0, b1 or the stash: phase 2
+constexpr unsigned kWarp = 0xFFFFFFFFu;
 
+// 16 bytes = two single-copy-atomic 8-byte words (as two lanes of a tile would read them); read-only
+// kernels (no writer running) take the non-coherent path.
+template <bool kReadOnly>
+__device__ __forceinline__ void load_pair(const uint64_t* p, uint64_t& a, uint64_t& b) {
+  if constexpr (kReadOnly)
+    asm volatile("ld.global.nc.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p));
+  else
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
+}
 template <bool kReadOnly>
 __device__ __forceinline__ void load_bucket(const uint64_t* b, uint64_t (&x)[kSlots]) {
 #pragma unroll
-  for (int q = 0; q < kSlots; q += 2) {
-    if constexpr (kReadOnly)
-      asm volatile("ld.global.nc.v2.u64 {%0, %1}, [%2];" : "=l"(x[q]), "=l"(x[q + 1]) : "l"(b + q));
-    else  // two single-copy-atomic 8-byte reads, as two lanes of a tile would do
-      asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(x[q]), "=l"(x[q + 1]) : "l"(b + q) : "memory");
-  }
+  for (int q = 0; q < kSlots; q += 2) load_pair<kReadOnly>(b + q, x[q], x[q + 1]);
 }
 
 // Lowest slot holding key k / the EMPTY word, or -1.
@@ -48,31 +55,97 @@ __device__ __forceinline__ uint64_t pick(const uint64_t (&x)[kSlots], int s) {
   return w;
 }
 
+// What an element needs of its b0: the lowest slot holding its key (-1: none) and the word there, the
+// lowest EMPTY slot (-1: none). Read before the op branches, so a warp of mixed ops waits on one
+// bucket read, not one per op kind.
+struct B0 {
+  int hit = -1;
+  int empty = -1;
+  uint64_t word = 0;
+};
+
+// One thread reads its own bucket (four 16-byte loads).
+template <bool kRO>
+__device__ __forceinline__ B0 thread_b0(const uint64_t* b, uint32_t k) {
+  uint64_t x[kSlots];
+  load_bucket<kRO>(b, x);
+  B0 r;
+  r.hit = slot_of_key(x, k);
+  r.empty = lowest_empty(x);
+  r.word = pick(x, r.hit);
+  return r;
+}
+
+// The b0 of the warp's 32 elements, read together: in round q, lane l loads the 16-byte chunk l & 3
+// of the bucket of lane 8q + (l >> 2), so the two lanes that read one 32-byte sector do it in one
+// instruction — one sector request where a thread's own four loads make two, and 8 lines per
+// instruction where they touch 32 (L1 wavefronts). The lanes of a chunk group then OR their match /
+// EMPTY bits together and each element's lane takes its bucket's summary, and the word at its hit.
+// Every lane of the warp calls it (a lane without an element passes any bucket, ignores the result).
+template <bool kRO>
+__device__ __forceinline__ B0 warp_b0(const uint64_t* mine, uint32_t k) {
+  const int l = threadIdx.x & 31, c = l & 3, owner_round = l >> 3;
+  uint64_t lo[4], hi[4];
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const auto* b = reinterpret_cast<const uint64_t*>(
+        __shfl_sync(kWarp, reinterpret_cast<unsigned long long>(mine), 8 * q + (l >> 2)));
+    load_pair<kRO>(b + 2 * c, lo[q], hi[q]);
+  }
+  unsigned bits = 0;  // of this lane's bucket: slot 2c+j holds k -> bit 4c+j, is EMPTY -> bit 4c+2+j
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const uint32_t kq = __shfl_sync(kWarp, k, 8 * q + (l >> 2));
+    unsigned m = unsigned(key_of(lo[q]) == kq) | unsigned(key_of(hi[q]) == kq) << 1 | unsigned(is_empty(lo[q])) << 2 |
+                 unsigned(is_empty(hi[q])) << 3;
+    m <<= 4 * c;
+    m |= __shfl_xor_sync(kWarp, m, 1);
+    m |= __shfl_xor_sync(kWarp, m, 2);
+    const unsigned got = __shfl_sync(kWarp, m, 4 * (l & 7));
+    if (owner_round == q) bits = got;
+  }
+  // Bit position p = 4c + j (+2 for EMPTY) is slot 2c + j; the lowest set position is the lowest slot.
+  const unsigned hits = bits & 0x3333u, empties = (bits >> 2) & 0x3333u;
+  B0 r;
+  if (hits) {
+    const int p = __ffs(hits) - 1;
+    r.hit = (p >> 2) * 2 + (p & 1);
+  }
+  if (empties) {
+    const int p = __ffs(empties) - 1;
+    r.empty = (p >> 2) * 2 + (p & 1);
+  }
+  const int src = 4 * (l & 7) + (r.hit >= 0 ? r.hit >> 1 : 0);
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const uint64_t a = __shfl_sync(kWarp, lo[q], src), b = __shfl_sync(kWarp, hi[q], src);
+    if (owner_round == q) r.word = (r.hit & 1) ? b : a;
+  }
+  return r;
+}
+
 struct ThreadHit {
   int tier = -1;  // -1 miss, 0 b0, 1 b1, 2 stash
   int slot = 0;
   uint64_t word = 0;
 };
 
-// search() of hive_ops.cu for one thread: b0; b1 when b0's overflow bit is set; the stash when b0 and
-// b1 show no EMPTY slot and the stash may hold keys.
-// x0 = b0 as this thread read it (read before the op branches, so a warp of mixed ops waits on one
-// bucket read, not one per op kind).
+// search() of hive_ops.cu for one thread: b0 (as summarised); b1 when b0's overflow bit is set; the
+// stash when b0 and b1 show no EMPTY slot and the stash may hold keys.
 template <bool kRO>
 __device__ __forceinline__ ThreadHit thread_search(const View& v, const Place& p, uint32_t k, bool ovf,
-                                                   bool stash_possible, const uint64_t (&x0)[kSlots]) {
+                                                   bool stash_possible, const B0& b0) {
   ThreadHit h;
-  int s = slot_of_key(x0, k);
-  if (s >= 0) {
-    h.tier = 0, h.slot = s, h.word = pick(x0, s);
+  if (b0.hit >= 0) {
+    h.tier = 0, h.slot = b0.hit, h.word = b0.word;
     return h;
   }
   if (!ovf) return h;  // no key of this b0 lives anywhere else
-  bool full = lowest_empty(x0) < 0;
+  bool full = b0.empty < 0;
   uint64_t x[kSlots];
   if (p.b1 != p.b0) {
     load_bucket<kRO>(v.buckets[p.b1].w, x);
-    s = slot_of_key(x, k);
+    const int s = slot_of_key(x, k);
     if (s >= 0) {
       h.tier = 1, h.slot = s, h.word = pick(x, s);
       return h;
@@ -81,7 +154,7 @@ __device__ __forceinline__ ThreadHit thread_search(const View& v, const Place& p
   }
   if (stash_possible && full) {
     load_bucket<kRO>(v.stash[p.s].w, x);
-    s = slot_of_key(x, k);
+    const int s = slot_of_key(x, k);
     if (s >= 0) h.tier = 2, h.slot = s, h.word = pick(x, s);
   }
   return h;
@@ -90,48 +163,33 @@ __device__ __forceinline__ ThreadHit thread_search(const View& v, const Place& p
 // Find / contains: WX_OUT_FOUND (value in *val) or WX_OUT_NOT_FOUND.
 template <bool kRO>
 __device__ __forceinline__ uint8_t thread_find(const View& v, const Place& p, uint32_t k, bool ovf,
-                                               bool stash_possible, const uint64_t (&x0)[kSlots], uint32_t* val) {
-  const ThreadHit h = thread_search<kRO>(v, p, k, ovf, stash_possible, x0);
+                                               bool stash_possible, const B0& b0, uint32_t* val) {
+  const ThreadHit h = thread_search<kRO>(v, p, k, ovf, stash_possible, b0);
   if (h.tier < 0) return WX_OUT_NOT_FOUND;
   *val = value_of(h.word);
   return WX_OUT_FOUND;
 }
-
-// Erase: one exchange on the slot seen holding k (erase_one of hive_ops.cu). *tier = where it was.
-__device__ __forceinline__ uint8_t thread_erase(const View& v, const Place& p, uint32_t k, bool ovf,
-                                                bool stash_possible, bool to_empty, const uint64_t (&x0)[kSlots],
-                                                int* tier) {
-  const ThreadHit h = thread_search<false>(v, p, k, ovf, stash_possible, x0);
-  if (h.tier < 0) return WX_OUT_NOT_FOUND;
-  *tier = h.tier;
-  return erase_slot(tier_base(v, h.tier, p) + h.slot, to_empty) == k ? WX_OUT_ERASED : WX_OUT_NOT_FOUND;
-}
-
-constexpr uint8_t kPending = 0;  // no EMPTY slot in b0, b1 or the stash: phase 2
 
 // Insert / insert_or_assign (insert_one of hive_ops.cu for one thread): search b0 (b1 and the stash
 // when b0's overflow bit is set), then claim the lowest EMPTY slot of b0, else of b1 (b1 first when
 // first_tier says so), else of the stash bucket (the bit is set before leaving b0); a lost CAS
 // re-reads that bucket (bounded: each loss means one more slot filled). A present key: PRESENT, or
 // kSlow for an assign (the tile's loop).
-__device__ __forceinline__ uint8_t thread_insert(const View& v, const Place& p, uint32_t k, uint32_t val,
-                                                 bool assign, bool ovf, const uint64_t (&x0)[kSlots], int* tier) {
+__device__ __forceinline__ uint8_t thread_insert(const View& v, const Place& p, uint32_t k, uint32_t val, bool assign,
+                                                 bool ovf, const B0& b0, int* tier) {
   const uint8_t present = assign ? kSlow : WX_OUT_PRESENT;
+  if (b0.hit >= 0) return present;
   uint64_t x[kSlots];
-#pragma unroll
-  for (int q = 0; q < kSlots; ++q) x[q] = x0[q];
-  if (slot_of_key(x, k) >= 0) return present;
   if (ovf) {  // k may live in b1 or the stash
-    uint64_t y[kSlots];
-    bool full = lowest_empty(x) < 0;
+    bool full = b0.empty < 0;
     if (p.b1 != p.b0) {
-      load_bucket<false>(v.buckets[p.b1].w, y);
-      if (slot_of_key(y, k) >= 0) return present;
-      full = full && lowest_empty(y) < 0;
+      load_bucket<false>(v.buckets[p.b1].w, x);
+      if (slot_of_key(x, k) >= 0) return present;
+      full = full && lowest_empty(x) < 0;
     }
     if (full) {
-      load_bucket<false>(v.stash[p.s].w, y);
-      if (slot_of_key(y, k) >= 0) return present;
+      load_bucket<false>(v.stash[p.s].w, x);
+      if (slot_of_key(x, k) >= 0) return present;
     }
   }
   const uint64_t kv = pack(k, val);
@@ -141,29 +199,74 @@ __device__ __forceinline__ uint8_t thread_insert(const View& v, const Place& p, 
     const int c = step == 2 ? 2 : step == 0 ? first : 1 - first;
     if (c == 1 && p.b1 == p.b0) continue;
     uint64_t* base = tier_base(v, c, p);
-    if (c == 0) {
-#pragma unroll
-      for (int q = 0; q < kSlots; ++q) x[q] = x0[q];  // b0 as read with the batch (k checked absent)
-    } else {
+    int e = b0.empty;  // b0 as read with the batch (k checked absent)
+    if (c != 0) {
       if (!marked) {  // announce "a key of b0 lives elsewhere" before placing it there
         ovf_set(v.ovf, p.b0);
         marked = true;
       }
       load_bucket<false>(base, x);  // a fresh view of this tier, checked for the key first
       if (slot_of_key(x, k) >= 0) return present;
+      e = lowest_empty(x);
     }
-    for (int r = 0; r <= kSlots; ++r) {
-      const int e = lowest_empty(x);
-      if (e < 0) break;
+    for (int r = 0; r <= kSlots && e >= 0; ++r) {
       if (cas_slot(base + e, kEmptyWord, kv) == kEmptyWord) {
         *tier = c;
         return WX_OUT_INSERTED;
       }
       load_bucket<false>(base, x);
       if (slot_of_key(x, k) >= 0) return present;  // another element inserted k first
+      e = lowest_empty(x);
     }
   }
   return kPending;
+}
+
+// One step for every op of an erase or mixed batch (Kv32): every lane runs the same instructions —
+// the search, then at most one atomic: an erase's exchange, an insert's claim of b0's lowest EMPTY
+// slot (its first tier), an assign's CAS of a present key's word. So a warp of mixed ops waits on one
+// atomic, where branching by op kind waited on one per kind (ncu, s6: 7 of 32 lanes active in the
+// mixed kernel). The same rules as thread_insert / erase_one (hive_ops.cu), so every phase-1 argument
+// holds; what the step leaves — no EMPTY slot in b0, b1 first, a lost claim (b0 read again) — runs
+// thread_insert, and an assign whose CAS lost returns kSlow. *tier = where the key was found or put.
+template <Mode kMode>
+__device__ __forceinline__ uint8_t thread_step(const View& v, const Place& p, uint32_t k, Mode op, uint32_t val,
+                                               bool ovf, bool stash_possible, bool to_empty, B0 b0, uint32_t* found,
+                                               int* tier) {
+  const bool sp = kMode == Mode::Erase ? stash_possible : true;  // writers may fill the stash meanwhile
+  ThreadHit h = thread_search<false>(v, p, k, ovf, sp, b0);
+  const uint64_t kv = pack(k, val);
+  uint64_t* at = nullptr;
+  uint64_t expect = kEmptyWord, desired = kv;
+  bool exch = false;
+  uint8_t r;
+  if (op == Mode::Find || op == Mode::Contains) {
+    r = h.tier >= 0 ? WX_OUT_FOUND : WX_OUT_NOT_FOUND;
+    *found = value_of(h.word);
+  } else if (op == Mode::Erase) {
+    r = WX_OUT_NOT_FOUND;
+    if (h.tier >= 0) at = tier_base(v, h.tier, p) + h.slot, desired = to_empty ? kEmptyWord : kTombWord, exch = true;
+  } else if (h.tier >= 0) {
+    r = op == Mode::Assign ? WX_OUT_ASSIGNED : WX_OUT_PRESENT;
+    if (op == Mode::Assign && h.word != kv) at = tier_base(v, h.tier, p) + h.slot, expect = h.word;
+  } else if (b0.empty >= 0 && first_tier(p, v.geo) == 0) {
+    r = WX_OUT_INSERTED, h.tier = 0, at = v.buckets[p.b0].w + b0.empty;
+  } else {
+    r = kRetry;
+  }
+  if (at) {  // the one atomic of the step
+    uint64_t old;
+    if (exch) old = atomicExch(reinterpret_cast<unsigned long long*>(at), desired);
+    else old = atomicCAS(reinterpret_cast<unsigned long long*>(at), expect, desired);
+    if (exch) r = key_of(old) == k ? WX_OUT_ERASED : WX_OUT_NOT_FOUND;  // else a concurrent erase came first
+    else if (old != expect) r = r == WX_OUT_ASSIGNED ? kSlow : kRetry;
+  }
+  *tier = h.tier;
+  if (kMode != Mode::Erase && r == kRetry) {  // the insert protocol in full; a lost claim re-reads b0 first
+    if (at) b0 = thread_b0<false>(v.buckets[p.b0].w, k);
+    r = thread_insert(v, p, k, val, op == Mode::Assign, ovf, b0, tier);
+  }
+  return r;
 }
 
 }  // namespace wx::hive
