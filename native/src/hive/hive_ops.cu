@@ -316,9 +316,9 @@ __device__ __forceinline__ B0 b0_of(const uint64_t* b, uint32_t k, bool active) 
 #endif
 }
 
-// Resident blocks asked of the compiler (a register budget): phase 1 is latency-bound (ncu: L2 at
-// 37 %, warps waiting on loads); finds fit 40 registers at 6 blocks. Writers (thread_step, Tally in
-// 32 bits) fit 64 registers without spilling at 4 blocks and spill at 5 (HIVE_WRITER_MIN_BLOCKS).
+// Resident blocks asked of the compiler (a register budget): finds fit 40 registers at 6 blocks,
+// inserts / erases 56 at 4; the mixed kernel (64) ran [20,20,60] 11.7 at 3 blocks, 12.0 at 4 and
+// [40,40,20] 11.5 / 11.2 (s7): 3 (HIVE_MIXED_MIN_BLOCKS); writers spilled at 5.
 #ifndef HIVE_MIXED_MIN_BLOCKS
 #define HIVE_MIXED_MIN_BLOCKS 3
 #endif
