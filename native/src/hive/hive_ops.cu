@@ -263,7 +263,8 @@ __device__ __forceinline__ void p1_one(const Tile& t, const ViewT<S>& v, const E
 // The thread path (Kv32, hive_thread.cuh) for one element, given its b0 summary: true when it decided
 // the element and wrote its outputs (or marked it pending); false leaves it to the tile
 // (p1_slow_kernel). Finds and contains of a read-only batch take thread_find, inserts and assigns
-// thread_insert, erases and mixed batches thread_step.
+// thread_insert, erases and mixed batches thread_step. ovf is read only when b0 missed
+// (kOvfWithB0): every path that uses it starts from a miss in b0.
 template <Mode kMode>
 __device__ __forceinline__ bool p1_thread(const View& v, const ElemArgs& a, uint64_t i, uint32_t k, Mode op,
                                           uint32_t val, const Place& p, bool ovf, const B0& b0,
@@ -282,8 +283,7 @@ __device__ __forceinline__ bool p1_thread(const View& v, const ElemArgs& a, uint
     if (op == Mode::Contains) {
       if (a.outcomes) a.outcomes[i] = r == WX_OUT_FOUND ? 1 : 0;
     } else {
-      if (r == WX_OUT_FOUND) a.vout[i] = found;
-      else if (kMode != Mode::Mixed) a.vout[i] = a.not_found;
+      if (kMode != Mode::Mixed || r == WX_OUT_FOUND) a.vout[i] = found;  // a miss left a.not_found
       if (a.outcomes) a.outcomes[i] = r;
     }
     return true;
@@ -317,13 +317,31 @@ __device__ __forceinline__ B0 b0_of(const uint64_t* b, uint32_t k, bool active) 
 }
 
 // Resident blocks asked of the compiler (a register budget): finds fit 40 registers at 6 blocks,
-// inserts / erases 56 at 4; the mixed kernel (64) ran [20,20,60] 11.7 at 3 blocks, 12.0 at 4 and
-// [40,40,20] 11.5 / 11.2 (s7): 3 (HIVE_MIXED_MIN_BLOCKS); writers spilled at 5.
+// inserts / erases 48 at 5 (HIVE_WRITE_MIN_BLOCKS; 56 at 4 inserted 11.1-11.3 G/s, 48 at 5 11.5, s8);
+// the mixed kernel (64) ran [20,20,60] 11.7 at 3 blocks, 12.0 at 4 and [40,40,20] 11.5 / 11.2 (s7):
+// 3 (HIVE_MIXED_MIN_BLOCKS).
 #ifndef HIVE_MIXED_MIN_BLOCKS
 #define HIVE_MIXED_MIN_BLOCKS 3
 #endif
+#ifndef HIVE_WRITE_MIN_BLOCKS
+#define HIVE_WRITE_MIN_BLOCKS 5
+#endif
 template <Mode kMode>
-constexpr int kP1MinBlocks = kMode == Mode::Find || kMode == Mode::Contains ? 6 : kMode == Mode::Mixed ? HIVE_MIXED_MIN_BLOCKS : 4;
+constexpr int kP1MinBlocks = kMode == Mode::Find || kMode == Mode::Contains ? 6
+                             : kMode == Mode::Mixed                         ? HIVE_MIXED_MIN_BLOCKS
+                                                                            : HIVE_WRITE_MIN_BLOCKS;
+
+// When a thread-path element reads b0's overflow bit: in mixed batches only after b0 missed (a hit
+// never needs it: one L2 request less per hit in a kernel bound by requests), elsewhere alongside b0
+// (a pure find waits on the two reads at once: read after a miss, finds fell 33.1 -> 29.1 G/s, s8).
+// HIVE_EAGER_OVF reads it alongside b0 everywhere.
+#ifdef HIVE_EAGER_OVF
+template <Mode kMode>
+constexpr bool kOvfWithB0 = true;
+#else
+template <Mode kMode>
+constexpr bool kOvfWithB0 = kMode != Mode::Mixed;
+#endif
 
 __device__ __forceinline__ Mode mode_of(uint8_t o) {
   return o == WX_OP_INSERT ? Mode::Insert : o == WX_OP_ERASE ? Mode::Erase : o == WX_OP_FIND ? Mode::Find : Mode::Assign;
@@ -388,7 +406,7 @@ __global__ void __launch_bounds__(kBlock, kP1MinBlocks<kMode>)
         if (a.outcomes) a.outcomes[i] = op == Mode::Contains ? 0 : WX_OUT_INVALID_KEY;
       } else {
         p = place_of(k, v.geo, v.stash_mask);
-        ovf = ovf_test<kRO>(v.ovf, p.b0);
+        if (S::kWide || kOvfWithB0<kMode>) ovf = ovf_test<kRO>(v.ovf, p.b0);
         active = true;
       }
     }
@@ -396,6 +414,7 @@ __global__ void __launch_bounds__(kBlock, kP1MinBlocks<kMode>)
       p1_tiles<S, kMode>(t, v, a, active, i, k, op, val, p, ovf, pending_bits, stash_possible, erase_to_empty, tl);
     } else {
       const B0 b0 = b0_of<kRO>(v.buckets[p.b0].w, k, active);  // inactive lanes: p = {0, 0, 0}
+      if (!kOvfWithB0<kMode> && active && b0.hit < 0) ovf = ovf_test<kRO>(v.ovf, p.b0);
       if (active &&
           !p1_thread<kMode>(v, a, i, k, op, val, p, ovf, b0, pending_bits, stash_possible, erase_to_empty, tl)) {
         if constexpr (kMode == Mode::Assign || kMode == Mode::Mixed) atomicOr(&slow_bits[i >> 5], 1u << (i & 31));

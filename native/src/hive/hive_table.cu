@@ -22,6 +22,14 @@ constexpr uint64_t kMaxBuckets = 1ull << 31;  // 32-bit hashes address at most 2
 constexpr uint64_t kChunk = 1ull << 28;       // elements per internal launch sequence
 constexpr int kParallelRounds = 2048;         // phase-2 rounds before the serial straggler pass
 constexpr int kMaxRounds = 2304;              // hard bound of phase-2 rounds per chunk
+// An insert or mixed chunk drains the stash only when it holds more than 1/kDrainShare of its slots:
+// a drain costs ~60 us however few entries it moves (a launch over every stash slot, a read-back),
+// which was 5 % of a 2^24-op mixed batch, while a few entries cost a lookup nothing (the stash is
+// read only behind two full buckets) and keep stash buckets far from full. 0 drains every time.
+#ifndef HIVE_DRAIN_SHARE
+#define HIVE_DRAIN_SHARE 16
+#endif
+constexpr uint64_t kDrainShare = HIVE_DRAIN_SHARE;
 constexpr int kMaxGrowSteps = 64;             // growth steps per chunk before giving up (FULL)
 constexpr uint32_t kDedupeMin = 4096;         // pending jobs from which same-key jobs are merged
 constexpr uint64_t kGroupMin = 1u << 16;      // mixed chunks from which elements run in op order
@@ -123,6 +131,8 @@ void HiveTableT<S>::ensure_alloc(uint64_t nb) {
   DeviceArray<BucketT<Word>> nbk(na);
   DeviceArray<uint32_t> nlocks(na / 32 + 1), novf(na / 32 + 1);
   const uint64_t want_stash = pow2_at_least(std::max<uint64_t>(1, na / 32));
+  // A stash of another size is made only while empty; chunks leave up to 1/kDrainShare of it.
+  if (stash_.get() && want_stash != stash_nb_ && stash_now() > 0 && auto_drain_) drain_now();
   DeviceArray<BucketT<Word>> nstash;
   const bool new_stash = !stash_.get() || (want_stash != stash_nb_ && stash_now() == 0);
   DeviceArray<uint32_t> nlists;  // the drain's job lists: two per stash slot, made with the stash
@@ -283,26 +293,20 @@ void HiveTableT<S>::run_chunk(const Args& a, Mode mode) {
   }
   // Inserts: make room for the batch first (an upper bound: all keys new), up to a whole level.
   if (grow_auto_ && mode != Mode::Mixed) {
-    const uint64_t target = buckets_for(size_now() + a.n);
+    const uint64_t keys = size_now() + a.n, target = buckets_for(keys);
     if (target > n_) {
-      try {
-        // Not past the shrink threshold: the next erase would merge it back.
-        const uint64_t level = whole_level(target), keys = size_now() + a.n;
-        grow_to(double(keys) >= min_lf_ * double(level * kSlots) ? level : target);
-      } catch (const Error& e) {
-        if (e.status() != WX_ERR_OUT_OF_MEMORY) throw;
-        try {
-          grow_to(target);  // the level does not fit in memory: what the batch needs
-        } catch (const Error& e2) {
-          if (e2.status() != WX_ERR_OUT_OF_MEMORY) throw;  // phase 2 reports what does not fit
-        }
-      }
+      const uint64_t level = whole_level(target);
+      // Not past the shrink threshold: the next erase would merge it back.
+      const bool level_ok = double(keys) >= min_lf_ * double(level * kSlots);
+      if (!(level_ok && try_grow_to(level))) try_grow_to(target);  // else what the batch needs, if it fits
     }
   }
   Trace tr;
   tr.lap(s_);
   ensure_workspace(a.n, 0);
-  WX_CUDA(cudaMemsetAsync(bits_.get(), 0, 2 * ((a.n + 31) / 32) * sizeof(uint32_t), s_));
+  // Pending bits; assign and mixed batches also use the slow bits behind them (launch_p1).
+  const uint64_t bit_words = (mode == Mode::Assign || mode == Mode::Mixed ? 2 : 1) * ((a.n + 31) / 32);
+  WX_CUDA(cudaMemsetAsync(bits_.get(), 0, bit_words * sizeof(uint32_t), s_));
   const unsigned long long pending_before = hc_.pending;
   // Op grouping pays only where tiles run the ops (Kv64); one thread per op (Kv32) would gather its
   // elements out of order instead of reading them in a row.
@@ -328,7 +332,7 @@ void HiveTableT<S>::run_chunk(const Args& a, Mode mode) {
   }
   const double p2_ms = tr.lap(s_);
   const uint64_t stash = stash_now();
-  if (auto_drain_ && stash > 0) drain_now();
+  if (auto_drain_ && stash > (kDrainShare ? uint64_t(stash_nb_) * kSlots / kDrainShare : 0)) drain_now();
   const double drain_ms = tr.lap(s_);
   if (grow_auto_ && size_now() > max_lf_ * capacity()) grow_to(buckets_for(size_now()));
   if (tr.on)
@@ -475,12 +479,13 @@ void HiveTableT<S>::drain_now() {
   // Most entries move in the lock-free pass; it lists the slots of the others for the locked rounds.
   uint32_t* cur = drain_lists_.get();
   uint32_t* next = drain_lists_.get() + slots;
-  uint32_t* other = cur;
+  Trace tr;
+  tr.lap(s_);
   WX_CUDA(cudaMemsetAsync(lens_.get() + 1, 0, sizeof(unsigned), s_));
   launch_drain_swap(view(), cur, lens_.get() + 1, counters_.get(), s_);
   read_back();
   uint32_t count = hl_[1];
-  if (trace_on()) std::fprintf(stderr, "[hive trace] drain swap pass: %u entries left\n", count);
+  if (tr.on) std::fprintf(stderr, "[hive trace] drain swap pass: %.3f ms, %u entries left\n", tr.lap(s_), count);
   uint32_t last = 0;
   for (int rounds = 0; count > 0 && rounds < kMaxRounds; ++rounds) {
     const bool serial = count <= 32 || count == last || rounds >= kParallelRounds;
@@ -489,16 +494,28 @@ void HiveTableT<S>::drain_now() {
     launch_evict(view(), locks_.get(), Mode::Insert, Args{}, cur, count, true, next, lens_.get() + 1,
                  nullptr, lens_.get() + 3, seed_++, serial, counters_.get(), s_);
     read_back();
-    if (trace_on())
-      std::fprintf(stderr, "[hive trace] drain round %d: %u jobs -> %u retries%s\n", rounds, count, hl_[1],
-                   serial ? " (serial)" : "");
+    if (tr.on)
+      std::fprintf(stderr, "[hive trace] drain round %d: %.3f ms, %u jobs -> %u retries%s\n", rounds, tr.lap(s_),
+                   count, hl_[1], serial ? " (serial)" : "");
     count = hl_[1];
-    cur = next;
-    std::swap(next, other);
+    std::swap(cur, next);
   }
 }
 
 // ---------------------------------------------------------------- resize (linear hashing)
+
+// grow_to, false where the device memory is not there (the table is unchanged; phase 2 then
+// reports what does not fit).
+template <class S>
+bool HiveTableT<S>::try_grow_to(uint64_t target) {
+  try {
+    grow_to(target);
+    return true;
+  } catch (const Error& e) {
+    if (e.status() != WX_ERR_OUT_OF_MEMORY) throw;
+    return false;
+  }
+}
 
 template <class S>
 void HiveTableT<S>::grow_to(uint64_t target) {

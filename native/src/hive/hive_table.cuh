@@ -64,6 +64,7 @@ class HiveTableT final : public Table {
   uint32_t dedupe_pending(const Args& a, Mode mode, uint32_t count, uint32_t*& followers, uint32_t& nfollow);
   void drain_now();
   void grow_to(uint64_t target_buckets);
+  bool try_grow_to(uint64_t target_buckets);
   void shrink_to(uint64_t target_buckets);
   void after_erase_shrink();
   void ensure_alloc(uint64_t buckets);

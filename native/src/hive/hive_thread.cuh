@@ -178,20 +178,8 @@ __device__ __forceinline__ uint8_t thread_find(const View& v, const Place& p, ui
 __device__ __forceinline__ uint8_t thread_insert(const View& v, const Place& p, uint32_t k, uint32_t val, bool assign,
                                                  bool ovf, const B0& b0, int* tier) {
   const uint8_t present = assign ? kSlow : WX_OUT_PRESENT;
-  if (b0.hit >= 0) return present;
+  if (thread_search<false>(v, p, k, ovf, true, b0).tier >= 0) return present;
   uint64_t x[kSlots];
-  if (ovf) {  // k may live in b1 or the stash
-    bool full = b0.empty < 0;
-    if (p.b1 != p.b0) {
-      load_bucket<false>(v.buckets[p.b1].w, x);
-      if (slot_of_key(x, k) >= 0) return present;
-      full = full && lowest_empty(x) < 0;
-    }
-    if (full) {
-      load_bucket<false>(v.stash[p.s].w, x);
-      if (slot_of_key(x, k) >= 0) return present;
-    }
-  }
   const uint64_t kv = pack(k, val);
   bool marked = ovf;  // the bit is set already: nothing to announce
   const int first = first_tier(p, v.geo);
@@ -242,7 +230,7 @@ __device__ __forceinline__ uint8_t thread_step(const View& v, const Place& p, ui
   uint8_t r;
   if (op == Mode::Find || op == Mode::Contains) {
     r = h.tier >= 0 ? WX_OUT_FOUND : WX_OUT_NOT_FOUND;
-    *found = value_of(h.word);
+    if (h.tier >= 0) *found = value_of(h.word);
   } else if (op == Mode::Erase) {
     r = WX_OUT_NOT_FOUND;
     if (h.tier >= 0) at = tier_base(v, h.tier, p) + h.slot, desired = to_empty ? kEmptyWord : kTombWord, exch = true;
