@@ -239,7 +239,6 @@ BatchResult HiveTableT<S>::run(const Batch& b, Mode mode) {
     }
     if (mode == Mode::Erase || mode == Mode::Mixed) {
       Trace tr;
-      read_back();  // the erase counts decide the shrink
       after_erase_shrink();
       if (tr.on) std::fprintf(stderr, "[hive trace] after the erases: %.3f ms\n", tr.lap(s_));
     }
@@ -593,6 +592,7 @@ void HiveTableT<S>::shrink_to(uint64_t target) {
 template <class S>
 void HiveTableT<S>::after_erase_shrink() {
   if (min_lf_ <= 0 || !grow_auto_) return;
+  read_back();  // the erase counts decide
   const uint64_t sz = size_now();
   if (sz >= min_lf_ * capacity()) return;
   const double target_lf = (min_lf_ + max_lf_) / 2;
