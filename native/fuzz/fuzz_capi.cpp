@@ -614,7 +614,9 @@ void do_create(Slot& s, Reader& r) {
     c.key_bits = (g & 0x10) ? 64 : int32_t(r.u8());
     c.value_bits = (g & 0x20) ? 32 : int32_t(r.u8());
   }
-  valid &= c.key_bits == 32 && c.value_bits == 32;
+  // 64/64 is a valid config (wide tables), but the ops below pass 32-bit arrays: created, checked, dropped.
+  const bool wide = c.key_bits == 64 && c.value_bits == 64;
+  valid &= (c.key_bits == 32 && c.value_bits == 32) || wide;
   static const double kLf[] = {0.9, 0.5, 1.0, 0.75, 0.25, 0.05, 0.999, 1e-3, 0.0, -0.5, 1.0000001, 2.0,
                                std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
                                -std::numeric_limits<double>::infinity(), 1e-300};
@@ -652,6 +654,10 @@ void do_create(Slot& s, Reader& r) {
   if (st == WX_ERR_INVALID_ARGUMENT && c.max_load_factor < kLfFloorAllowed) return;
   FCHECK(st == WX_OK, "wx_table_create refused a valid config: %s", wx_status_name(st));
   FCHECK(t != nullptr, "wx_table_create returned OK and no table");
+  if (wide) {
+    FCHECK(checked(wx_table_destroy(t), "wx_table_destroy") == WX_OK, "destroy of a 64/64 table failed");
+    return;
+  }
   s.t = t;
   s.lf = c.max_load_factor;
   s.grow_never = c.grow == WX_GROW_NEVER;
