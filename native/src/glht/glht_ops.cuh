@@ -318,6 +318,41 @@ __device__ __forceinline__ unsigned long long kv_word(typename Tr::Key k, typena
   }
 }
 
+// Narrow insert of a key absent under m1 (unlocked) whose home slot is taken [GLHT_CLAIM_LINK, not yet
+// run on the device]: claim the first EMPTY slot of the neighbourhood with a CAS that writes key+value,
+// then link it with one CAS of the home's meta word (bit + version) from the word the absence was seen
+// under: the linearization point (m unchanged => no lock was taken and the key set of h did not change,
+// so k is still absent). No lock: until linked the slot is ours alone — no bit names it, so no reader
+// looks at it and no move takes it (moves need the bit), and claims need EMPTY. A failed link looks k up
+// again under the new word and links from that one; k found (a concurrent insert of k linked first) or
+// the attempts spent => the slot is given back EMPTY and the caller runs its attempt loop again.
+constexpr int kLinkLost = -2;
+__device__ __forceinline__ int claim_then_link(const View<Narrow>& t, uint32_t k, unsigned long long kv_new,
+                                               unsigned long long h, unsigned long long m1) {
+  auto* s = t.s;
+  int j = -1;
+  for (int j0 = 0; j0 < kH && j < 0; j0 += 4) {
+    unsigned long long x[4];
+#pragma unroll
+    for (int q = 0; q < 4; ++q) x[q] = ld_relaxed(&s[h + j0 + q].kv);
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+      if (j < 0 && x[q] == Narrow::kEmpty && cas64(&s[h + j0 + q].kv, Narrow::kEmpty, kv_new) == Narrow::kEmpty)
+        j = j0 + q;
+  }
+  if (j < 0) return kSlow;  // no EMPTY slot in the window: the warp path (it locks the home)
+  unsigned long long m = m1;
+  for (int a = 0; a < kThreadAttempts; ++a) {
+    // the claim was an awaited CAS, performed at L2 before the link is issued
+    if (!locked(m) && cas64(&s[h].meta, m, bumped(m, bitmap_of(m) | (1u << j))) == m) return WX_OUT_INSERTED;
+    backoff(a);
+    unsigned long long pos, kvv, kvh;
+    if (locate<false>(t, k, h, m, pos, kvv, kvh) == kFound) break;  // a concurrent insert of k linked first
+  }
+  st_relaxed(&s[h + j].kv, Narrow::kEmpty);  // give the slot back: nobody else writes it while unlinked
+  return kLinkLost;
+}
+
 // Insert / insert_or_assign, thread path. Home slot empty: one 16-byte CAS writes key+value and sets
 // bit 0 (the linearization point). Otherwise lock the home (CAS on meta from the validated snapshot,
 // so the miss is still true), claim the first empty slot of the neighbourhood with a CAS that also
@@ -370,6 +405,13 @@ __device__ __forceinline__ int thread_upsert(const View<Tr>& t, typename Tr::Key
       }
       continue;
     }
+#ifdef GLHT_CLAIM_LINK
+    if constexpr (!Tr::kWide) {
+      const int r2 = claim_then_link(t, k, kv_new, h, m1);
+      if (r2 == kLinkLost) continue;  // the next attempt sees k (PRESENT / assign) or tries again
+      return r2;
+    }
+#endif
     if (meta_cas<Tr>(&s[h].meta, m1, m1 | kLock) != m1) continue;
     // Holding the home: look for an empty slot, four reads in flight at a time.
     for (int j0 = 0; j0 < kH; j0 += 4) {

@@ -224,16 +224,15 @@ __device__ __forceinline__ uint8_t thread_step(const View& v, const Place& p, ui
   const bool sp = kMode == Mode::Erase ? stash_possible : true;  // writers may fill the stash meanwhile
   ThreadHit h = thread_search<false>(v, p, k, ovf, sp, b0);
   const uint64_t kv = pack(k, val);
-  uint64_t* at = nullptr;
-  uint64_t expect = kEmptyWord, desired = kv;
-  bool exch = false;
+  uint64_t* at = nullptr;  // the slot of the step's one atomic: an erase's exchange, else a CAS to kv
+  uint64_t expect = kEmptyWord;
   uint8_t r;
   if (op == Mode::Find || op == Mode::Contains) {
     r = h.tier >= 0 ? WX_OUT_FOUND : WX_OUT_NOT_FOUND;
     if (h.tier >= 0) *found = value_of(h.word);
   } else if (op == Mode::Erase) {
     r = WX_OUT_NOT_FOUND;
-    if (h.tier >= 0) at = tier_base(v, h.tier, p) + h.slot, desired = to_empty ? kEmptyWord : kTombWord, exch = true;
+    if (h.tier >= 0) at = tier_base(v, h.tier, p) + h.slot;
   } else if (h.tier >= 0) {
     r = op == Mode::Assign ? WX_OUT_ASSIGNED : WX_OUT_PRESENT;
     if (op == Mode::Assign && h.word != kv) at = tier_base(v, h.tier, p) + h.slot, expect = h.word;
@@ -243,11 +242,8 @@ __device__ __forceinline__ uint8_t thread_step(const View& v, const Place& p, ui
     r = kRetry;
   }
   if (at) {  // the one atomic of the step
-    uint64_t old;
-    if (exch) old = atomicExch(reinterpret_cast<unsigned long long*>(at), desired);
-    else old = atomicCAS(reinterpret_cast<unsigned long long*>(at), expect, desired);
-    if (exch) r = key_of(old) == k ? WX_OUT_ERASED : WX_OUT_NOT_FOUND;  // else a concurrent erase came first
-    else if (old != expect) r = r == WX_OUT_ASSIGNED ? kSlow : kRetry;
+    if (op == Mode::Erase) r = erase_slot(at, to_empty) == k ? WX_OUT_ERASED : WX_OUT_NOT_FOUND;  // else a concurrent erase came first
+    else if (cas_slot(at, expect, kv) != expect) r = r == WX_OUT_ASSIGNED ? kSlow : kRetry;
   }
   *tier = h.tier;
   if (kMode != Mode::Erase && r == kRetry) {  // the insert protocol in full; a lost claim re-reads b0 first
