@@ -101,16 +101,25 @@ __device__ __forceinline__ Loc locate(const View<Narrow>& t, uint32_t k, unsigne
                                       unsigned long long& pos, unsigned long long& kvv, unsigned long long& kvh) {
   ld_slot(t.s + h, kvh, m1);
   uint32_t b = bitmap_of(m1);
-  if (b & 1u) {
-    // A hit in the paired read is always true; a miss there may be a stale element: re-read.
-    unsigned long long x = kv_key(kvh) == k ? kvh : ld_relaxed(&t.s[h].kv);
-    if (kv_key(x) == k) {
-      pos = h;
-      kvv = x;
-      return kFound;
-    }
-    b &= ~1u;
+  // A hit in the paired read is always true; a miss there may be a stale element, re-read after the
+  // other bits: a key found elsewhere (half the erases and hits) then costs no second read of slot h.
+  const bool home_unsure = (b & 1u) && kv_key(kvh) != k;
+  if ((b & 1u) && !home_unsure) {
+    pos = h;
+    kvv = kvh;
+    return kFound;
   }
+  const auto home_reread = [&]() {
+    const unsigned long long x = ld_relaxed(&t.s[h].kv);
+    if (kv_key(x) != k) return false;
+    pos = h;
+    kvv = x;
+    return true;
+  };
+#ifdef GLHT_HOME_REREAD_FIRST  // A/B knob: the re-read before the other bits (s8)
+  if (home_unsure && home_reread()) return kFound;
+#endif
+  b &= ~1u;
   while (b) {
     int i = __ffs(b) - 1;
     b &= b - 1;
@@ -121,6 +130,9 @@ __device__ __forceinline__ Loc locate(const View<Narrow>& t, uint32_t k, unsigne
       return kFound;
     }
   }
+#ifndef GLHT_HOME_REREAD_FIRST
+  if (home_unsure && home_reread()) return kFound;
+#endif
   if (stashed(m1)) {
     const unsigned long long sbase = stash_base(t, h);
     for (int q0 = 0; q0 < kH; q0 += 4) {
@@ -318,9 +330,8 @@ __device__ __forceinline__ unsigned long long kv_word(typename Tr::Key k, typena
   }
 }
 
-// Narrow insert of a key absent under m1 (unlocked) whose home slot is taken [GLHT_CLAIM_LINK, not yet
-// run on the device]: claim the first EMPTY slot of the neighbourhood with a CAS that writes key+value,
-// then link it with one CAS of the home's meta word (bit + version) from the word the absence was seen
+// Narrow insert of a key absent under m1 (unlocked) whose home slot is taken: claim the first EMPTY
+// slot of the neighbourhood with a CAS that writes key+value, then link it with one CAS of the home's meta word (bit + version) from the word the absence was seen
 // under: the linearization point (m unchanged => no lock was taken and the key set of h did not change,
 // so k is still absent). No lock: until linked the slot is ours alone — no bit names it, so no reader
 // looks at it and no move takes it (moves need the bit), and claims need EMPTY. A failed link looks k up
@@ -354,9 +365,9 @@ __device__ __forceinline__ int claim_then_link(const View<Narrow>& t, uint32_t k
 }
 
 // Insert / insert_or_assign, thread path. Home slot empty: one 16-byte CAS writes key+value and sets
-// bit 0 (the linearization point). Otherwise lock the home (CAS on meta from the validated snapshot,
-// so the miss is still true), claim the first empty slot of the neighbourhood with a CAS that also
-// writes key+value, publish the bit with a release store that unlocks. No empty: unlock, kSlow.
+// bit 0 (the linearization point). Otherwise, narrow: claim_then_link. Wide: lock the home (CAS on
+// meta from the validated snapshot, so the miss is still true), claim the first empty slot of the
+// neighbourhood with a CAS, publish the bit with a release store that unlocks. No empty: kSlow.
 // Wide: the home CAS also locks the home; the value is stored after each claim and published by the
 // releasing unlock that links the slot; an assign stores the value under the lock and bumps the version.
 template <class Tr>
@@ -405,7 +416,7 @@ __device__ __forceinline__ int thread_upsert(const View<Tr>& t, typename Tr::Key
       }
       continue;
     }
-#ifdef GLHT_CLAIM_LINK
+#ifndef GLHT_LOCK_INSERT  // A/B knob: the locked claim below for narrow tables too
     if constexpr (!Tr::kWide) {
       const int r2 = claim_then_link(t, k, kv_new, h, m1);
       if (r2 == kLinkLost) continue;  // the next attempt sees k (PRESENT / assign) or tries again

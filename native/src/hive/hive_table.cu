@@ -22,17 +22,19 @@ constexpr uint64_t kMaxBuckets = 1ull << 31;  // 32-bit hashes address at most 2
 constexpr uint64_t kChunk = 1ull << 28;       // elements per internal launch sequence
 constexpr int kParallelRounds = 2048;         // phase-2 rounds before the serial straggler pass
 constexpr int kMaxRounds = 2304;              // hard bound of phase-2 rounds per chunk
-// An insert or mixed chunk drains the stash only when it holds more than 1/kDrainShare of its slots:
-// a drain costs ~60 us however few entries it moves (a launch over every stash slot, a read-back),
-// which was 5 % of a 2^24-op mixed batch, while a few entries cost a lookup nothing (the stash is
-// read only behind two full buckets) and keep stash buckets far from full. 0 drains every time.
-#ifndef HIVE_DRAIN_SHARE
-#define HIVE_DRAIN_SHARE 16
+// An insert or mixed chunk drains the stash only when it holds more than kDrainAt/64 of its slots.
+// A drain costs ~60 us however few entries it moves (a launch over every stash slot, a read-back),
+// 5 % of a 2^24-op mixed batch, and 0.4 ms after a bulk insert to LF 0.8 that left 1.15 M entries
+// (a quarter of the stash) while those entries cost a lookup little: the stash is read only behind two
+// full buckets (s9: find absent 29.1 -> 27.7 G/s, present unchanged). At half full, a key's stash
+// bucket is full for ~5 % of keys (Poisson, 8 slots): later inserts of such keys wait for phase 2.
+#ifndef HIVE_DRAIN_AT
+#define HIVE_DRAIN_AT 32
 #endif
-constexpr uint64_t kDrainShare = HIVE_DRAIN_SHARE;
-// Stash buckets per table bucket: 1/kStashShare (rounded up to a power of two) [knob, not yet measured:
-// at LF 0.95 the stash holds 3.39 M entries in 4.2 M slots and 375 k inserts find their stash bucket
-// full (phase 2, 1.0-2.3 ms); HIVE_STASH_SHARE=16 doubles it for 3 % more memory].
+constexpr uint64_t kDrainAt = HIVE_DRAIN_AT;
+// Stash buckets per table bucket: 1/kStashShare, rounded up to a power of two (3-6 % more memory).
+// s9: 1/16 (6-12 %) holds an LF 0.95 insert's whole overflow (5.7 % of the keys, scripts/hive-stash-sim.py)
+// without a drain, 6.2 -> 11.3 G inserts/s, but that is LF 0.85 of the memory: kept at 1/32.
 #ifndef HIVE_STASH_SHARE
 #define HIVE_STASH_SHARE 32
 #endif
@@ -138,7 +140,7 @@ void HiveTableT<S>::ensure_alloc(uint64_t nb) {
   DeviceArray<BucketT<Word>> nbk(na);
   DeviceArray<uint32_t> nlocks(na / 32 + 1), novf(na / 32 + 1);
   const uint64_t want_stash = pow2_at_least(std::max<uint64_t>(1, na / kStashShare));
-  // A stash of another size is made only while empty; chunks leave up to 1/kDrainShare of it.
+  // A stash of another size is made only while empty; chunks leave up to kDrainAt/64 of it.
   if (stash_.get() && want_stash != stash_nb_ && stash_now() > 0 && auto_drain_) drain_now();
   DeviceArray<BucketT<Word>> nstash;
   const bool new_stash = !stash_.get() || (want_stash != stash_nb_ && stash_now() == 0);
@@ -338,7 +340,7 @@ void HiveTableT<S>::run_chunk(const Args& a, Mode mode) {
   }
   const double p2_ms = tr.lap(s_);
   const uint64_t stash = stash_now();
-  if (auto_drain_ && stash > (kDrainShare ? uint64_t(stash_nb_) * kSlots / kDrainShare : 0)) drain_now();
+  if (auto_drain_ && stash > uint64_t(stash_nb_) * kSlots * kDrainAt / 64) drain_now();
   const double drain_ms = tr.lap(s_);
   if (grow_auto_ && size_now() > max_lf_ * capacity()) grow_to(buckets_for(size_now()));
   if (tr.on)
