@@ -111,8 +111,8 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks<M>)
         out = hit ? WX_OUT_FOUND : WX_OUT_NOT_FOUND;
       } else {
         switch (op) {
-          case WX_OP_INSERT: out = thread_upsert(t, k, v, false, h); break;
-          case WX_OP_INSERT_OR_ASSIGN: out = thread_upsert(t, k, v, true, h); break;
+          case WX_OP_INSERT: out = thread_upsert<Tr, M != Mode::mixed>(t, k, v, false, h); break;
+          case WX_OP_INSERT_OR_ASSIGN: out = thread_upsert<Tr, M != Mode::mixed>(t, k, v, true, h); break;
           case WX_OP_ERASE: out = thread_erase(t, k, h); break;
           case WX_OP_FIND: out = thread_find(t, k, h, fv); break;
           default: out = WX_OUT_INVALID_KEY; break;  // api.cpp validates ops; never reached
@@ -168,7 +168,7 @@ __global__ void __launch_bounds__(kBlock) k_rehash(View<Tr> t, const typename Tr
   unsigned long long h = 0;
   if (op >= 0) {
     h = Tr::home(k, t.nb);
-    out = thread_upsert(t, k, v, false, h);
+    out = thread_upsert<Tr, true>(t, k, v, false, h);  // a fresh table, inserts only
   }
   run_slow_ops(t, out, k, v, op, h);
   add_counters(t, out == WX_OUT_INSERTED ? 1 : 0, op >= 0 && out == kPending, out == WX_OUT_FULL, false);

@@ -330,13 +330,19 @@ __device__ __forceinline__ unsigned long long kv_word(typename Tr::Key k, typena
   }
 }
 
-// Narrow insert of a key absent under m1 (unlocked) whose home slot is taken: claim the first EMPTY
-// slot of the neighbourhood with a CAS that writes key+value, then link it with one CAS of the home's meta word (bit + version) from the word the absence was seen
-// under: the linearization point (m unchanged => no lock was taken and the key set of h did not change,
-// so k is still absent). No lock: until linked the slot is ours alone — no bit names it, so no reader
-// looks at it and no move takes it (moves need the bit), and claims need EMPTY. A failed link looks k up
-// again under the new word and links from that one; k found (a concurrent insert of k linked first) or
-// the attempts spent => the slot is given back EMPTY and the caller runs its attempt loop again.
+// Narrow insert of a key absent under m1 (unlocked) whose home slot is taken, in a launch that runs no
+// erase (insert, insert_or_assign, rehash): claim the first EMPTY slot of the neighbourhood with a CAS
+// that writes key+value, then link it with one CAS of the home's meta word (bit + version) from the
+// word the absence was seen under: the linearization point (m unchanged => no lock was taken and the
+// key set of h did not change, so k is still absent). No lock: until linked the slot is ours alone —
+// no bitmap names it, not even a stale one a reader still holds (no erase empties a named slot during
+// the launch, and a slot a move vacates stays RESERVED for the mover), so no reader sees the claim; a
+// move re-checks the bit under the owner's lock and turns it down; claims need EMPTY. With erases
+// running (mixed batches) a reader holding a bitmap from before an erase could read the freed slot
+// after our claim and return a key that may never be linked: those take the locked claim.
+// A failed link looks k up again under the new word and links from that one; k found (a concurrent
+// insert of k linked first) or the attempts spent => the slot is given back EMPTY and the caller runs
+// its attempt loop again.
 constexpr int kLinkLost = -2;
 __device__ __forceinline__ int claim_then_link(const View<Narrow>& t, uint32_t k, unsigned long long kv_new,
                                                unsigned long long h, unsigned long long m1) {
@@ -365,12 +371,13 @@ __device__ __forceinline__ int claim_then_link(const View<Narrow>& t, uint32_t k
 }
 
 // Insert / insert_or_assign, thread path. Home slot empty: one 16-byte CAS writes key+value and sets
-// bit 0 (the linearization point). Otherwise, narrow: claim_then_link. Wide: lock the home (CAS on
-// meta from the validated snapshot, so the miss is still true), claim the first empty slot of the
-// neighbourhood with a CAS, publish the bit with a release store that unlocks. No empty: kSlow.
+// bit 0 (the linearization point). Otherwise, narrow without concurrent erases: claim_then_link.
+// Else lock the home (CAS on meta from the validated snapshot, so the miss is still true), claim the
+// first empty slot of the neighbourhood with a CAS, publish the bit with a store that unlocks (a
+// claim made under the lock is always linked, so a reader may see it first). No empty: kSlow.
 // Wide: the home CAS also locks the home; the value is stored after each claim and published by the
 // releasing unlock that links the slot; an assign stores the value under the lock and bumps the version.
-template <class Tr>
+template <class Tr, bool kNoErase>  // kNoErase: no erase runs in this launch (claim_then_link)
 __device__ __forceinline__ int thread_upsert(const View<Tr>& t, typename Tr::Key k, typename Tr::Val v, bool assign,
                                              unsigned long long h) {
   auto* s = t.s;
@@ -416,8 +423,8 @@ __device__ __forceinline__ int thread_upsert(const View<Tr>& t, typename Tr::Key
       }
       continue;
     }
-#ifndef GLHT_LOCK_INSERT  // A/B knob: the locked claim below for narrow tables too
-    if constexpr (!Tr::kWide) {
+#ifndef GLHT_LOCK_INSERT  // A/B knob: the locked claim below for every launch
+    if constexpr (!Tr::kWide && kNoErase) {
       const int r2 = claim_then_link(t, k, kv_new, h, m1);
       if (r2 == kLinkLost) continue;  // the next attempt sees k (PRESENT / assign) or tries again
       return r2;
