@@ -102,23 +102,14 @@ __device__ __forceinline__ Loc locate(const View<Narrow>& t, uint32_t k, unsigne
   ld_slot(t.s + h, kvh, m1);
   uint32_t b = bitmap_of(m1);
   // A hit in the paired read is always true; a miss there may be a stale element, re-read after the
-  // other bits: a key found elsewhere (half the erases and hits) then costs no second read of slot h.
+  // other bits: a key found elsewhere then costs no second read of slot h (s9: erase and mixed rates
+  // unchanged within noise either way).
   const bool home_unsure = (b & 1u) && kv_key(kvh) != k;
   if ((b & 1u) && !home_unsure) {
     pos = h;
     kvv = kvh;
     return kFound;
   }
-  const auto home_reread = [&]() {
-    const unsigned long long x = ld_relaxed(&t.s[h].kv);
-    if (kv_key(x) != k) return false;
-    pos = h;
-    kvv = x;
-    return true;
-  };
-#ifdef GLHT_HOME_REREAD_FIRST  // A/B knob: the re-read before the other bits (s8)
-  if (home_unsure && home_reread()) return kFound;
-#endif
   b &= ~1u;
   while (b) {
     int i = __ffs(b) - 1;
@@ -130,9 +121,14 @@ __device__ __forceinline__ Loc locate(const View<Narrow>& t, uint32_t k, unsigne
       return kFound;
     }
   }
-#ifndef GLHT_HOME_REREAD_FIRST
-  if (home_unsure && home_reread()) return kFound;
-#endif
+  if (home_unsure) {
+    const unsigned long long x = ld_relaxed(&t.s[h].kv);
+    if (kv_key(x) == k) {
+      pos = h;
+      kvv = x;
+      return kFound;
+    }
+  }
   if (stashed(m1)) {
     const unsigned long long sbase = stash_base(t, h);
     for (int q0 = 0; q0 < kH; q0 += 4) {
