@@ -25,8 +25,7 @@ __device__ bool move_in(const ViewT<S>& v, typename S::Word* sp, typename S::Wor
   using W = typename S::Word;
   W* const base = v.buckets[B].w;
   W x[kSlots];
-#pragma unroll
-  for (int s = 0; s < kSlots; ++s) x[s] = load_rx(base + s);
+  load_bucket_rx(base, x);
   // No EMPTY slot in B (the invariant above); tombstones are left to the locked eviction.
   for (int s = 0; s < kSlots; ++s) {
     const W vw = x[s];

@@ -17,21 +17,6 @@ constexpr uint8_t kRetry = 0xFE;  // thread_step: the insert protocol in full (t
 constexpr uint8_t kPending = 0;   // no EMPTY slot in b0, b1 or the stash: phase 2
 constexpr unsigned kWarp = 0xFFFFFFFFu;
 
-// 16 bytes = two single-copy-atomic 8-byte words (as two lanes of a tile would read them); read-only
-// kernels (no writer running) take the non-coherent path.
-template <bool kReadOnly>
-__device__ __forceinline__ void load_pair(const uint64_t* p, uint64_t& a, uint64_t& b) {
-  if constexpr (kReadOnly)
-    asm volatile("ld.global.nc.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p));
-  else
-    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
-}
-template <bool kReadOnly>
-__device__ __forceinline__ void load_bucket(const uint64_t* b, uint64_t (&x)[kSlots]) {
-#pragma unroll
-  for (int q = 0; q < kSlots; q += 2) load_pair<kReadOnly>(b + q, x[q], x[q + 1]);
-}
-
 // Lowest slot holding key k / the EMPTY word, or -1.
 __device__ __forceinline__ int slot_of_key(const uint64_t (&x)[kSlots], uint32_t k) {
   int s = -1;
