@@ -326,6 +326,21 @@ __device__ __forceinline__ unsigned long long kv_word(typename Tr::Key k, typena
   }
 }
 
+// Claims the first EMPTY slot of h's neighbourhood with a CAS that writes kv, four reads in flight at a
+// time: its offset from h, or -1 when none was EMPTY.
+template <class Tr>
+__device__ __forceinline__ int claim_first_empty(const View<Tr>& t, unsigned long long h, unsigned long long kv) {
+  for (int j0 = 0; j0 < kH; j0 += 4) {
+    unsigned long long x[4];
+#pragma unroll
+    for (int q = 0; q < 4; ++q) x[q] = ld_relaxed(&t.s[h + j0 + q].kv);
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+      if (x[q] == Tr::kEmpty && cas64(&t.s[h + j0 + q].kv, Tr::kEmpty, kv) == Tr::kEmpty) return j0 + q;
+  }
+  return -1;
+}
+
 // Narrow insert of a key absent under m1 (unlocked) whose home slot is taken, in a launch that runs no
 // erase (insert, insert_or_assign, rehash): claim the first EMPTY slot of the neighbourhood with a CAS
 // that writes key+value, then link it with one CAS of the home's meta word (bit + version) from the
@@ -343,16 +358,7 @@ constexpr int kLinkLost = -2;
 __device__ __forceinline__ int claim_then_link(const View<Narrow>& t, uint32_t k, unsigned long long kv_new,
                                                unsigned long long h, unsigned long long m1) {
   auto* s = t.s;
-  int j = -1;
-  for (int j0 = 0; j0 < kH && j < 0; j0 += 4) {
-    unsigned long long x[4];
-#pragma unroll
-    for (int q = 0; q < 4; ++q) x[q] = ld_relaxed(&s[h + j0 + q].kv);
-#pragma unroll
-    for (int q = 0; q < 4; ++q)
-      if (j < 0 && x[q] == Narrow::kEmpty && cas64(&s[h + j0 + q].kv, Narrow::kEmpty, kv_new) == Narrow::kEmpty)
-        j = j0 + q;
-  }
+  const int j = claim_first_empty(t, h, kv_new);
   if (j < 0) return kSlow;  // no EMPTY slot in the window: the warp path (it locks the home)
   unsigned long long m = m1;
   for (int a = 0; a < kThreadAttempts; ++a) {
@@ -427,27 +433,18 @@ __device__ __forceinline__ int thread_upsert(const View<Tr>& t, typename Tr::Key
     }
 #endif
     if (meta_cas<Tr>(&s[h].meta, m1, m1 | kLock) != m1) continue;
-    // Holding the home: look for an empty slot, four reads in flight at a time.
-    for (int j0 = 0; j0 < kH; j0 += 4) {
-      unsigned long long x[4];
-#pragma unroll
-      for (int q = 0; q < 4; ++q) x[q] = ld_relaxed(&s[h + j0 + q].kv);
-#pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        if (x[q] == Tr::kEmpty && cas64(&s[h + j0 + q].kv, Tr::kEmpty, kv_new) == Tr::kEmpty) {
-          if constexpr (Tr::kWide) {
-            st_relaxed(&s[h + j0 + q].val, v);
-            st_release(&s[h].meta, bumped(m1, bm | (1u << (j0 + q))));
-          } else {
-            // the fill was an awaited CAS, performed at L2 before this store is issued
-            st_relaxed(&s[h].meta, bumped(m1, bm | (1u << (j0 + q))));
-          }
-          return WX_OUT_INSERTED;
-        }
-      }
+    const int j = claim_first_empty(t, h, kv_new);  // holding the home
+    if (j < 0) {
+      meta_restore<Tr>(&s[h].meta, m1);  // nothing written: unlock with the same word
+      return kSlow;
     }
-    meta_restore<Tr>(&s[h].meta, m1);  // nothing written: unlock with the same word
-    return kSlow;
+    if constexpr (Tr::kWide) {
+      st_relaxed(&s[h + j].val, v);
+      st_release(&s[h].meta, bumped(m1, bm | (1u << j)));
+    } else {
+      st_relaxed(&s[h].meta, bumped(m1, bm | (1u << j)));  // the fill was an awaited CAS, performed at L2
+    }
+    return WX_OUT_INSERTED;
   }
   return kPending;
 }
