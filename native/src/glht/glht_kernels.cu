@@ -9,18 +9,33 @@ namespace {
 
 constexpr int kBlock = 256;
 // Minimum resident blocks per SM requested for the writing kernels (caps their registers; 8 would
-// mean 32 registers and full occupancy). 1 = no cap. Tuning knobs, see DESIGN.md "Measured": inserts
-// lose with a cap (64 registers uncapped: 6.5 G/s; 48: 4.6; 40: 4.1), mixed batches gain (40
-// registers, 220 bytes spilled: [20,20,60] 11.25 -> 12.3 G/s, [40,40,20] 10.1 -> 11.0).
+// mean 32 registers and full occupancy). 1 = no cap. Tuning knobs, see DESIGN.md "Measured": mixed
+// batches gain from a cap (40 registers, 220 bytes spilled: [20,20,60] 11.25 -> 12.3 G/s, [40,40,20]
+// 10.1 -> 11.0); inserts keep the 64 registers they use uncapped (48: 4.6 G/s, 40: 4.1 with s8's
+// locked claim); erases run at 40 (s10: 32 registers lost, 8.8 against 10.5 G/s in one wave).
 #ifndef GLHT_WRITE_MIN_BLOCKS
-#define GLHT_WRITE_MIN_BLOCKS 1
+#define GLHT_WRITE_MIN_BLOCKS 4
 #endif
 #ifndef GLHT_MIXED_MIN_BLOCKS
 #define GLHT_MIXED_MIN_BLOCKS 6
 #endif
+#ifndef GLHT_ERASE_MIN_BLOCKS
+#define GLHT_ERASE_MIN_BLOCKS 6
+#endif
+// Modes (bit 1 << Mode) whose kernel is one wave of blocks striding over the batch instead of one
+// element per thread: no block then waits out its slowest warp with its SM slots idle (ncu, s10: the
+// erase kernel reached 59 % occupancy of 75 %, inserts 38 % of 50 %). Inserts and erases (s10, H200,
+// 2^26 keys: erase 8.0 -> 10.5 G/s; inserts 6.8 -> 7.7 with the claim scan of s10 as a helper, which
+// one element per thread ran 12 % slower than s9's inline scans). Finds lost (27.7 -> 26.1).
+#ifndef GLHT_WAVE_MODES
+#define GLHT_WAVE_MODES ((1 << int(Mode::insert)) | (1 << int(Mode::erase)))
+#endif
+template <Mode M>
+constexpr bool kWave = (GLHT_WAVE_MODES >> static_cast<int>(M)) & 1;
 template <Mode M>
 constexpr int kMinBlocks = M == Mode::find || M == Mode::contains ? 1
                            : M == Mode::mixed                     ? GLHT_MIXED_MIN_BLOCKS
+                           : M == Mode::erase                     ? GLHT_ERASE_MIN_BLOCKS
                                                                   : GLHT_WRITE_MIN_BLOCKS;
 
 inline unsigned grid_for(uint64_t n) {
@@ -28,14 +43,20 @@ inline unsigned grid_for(uint64_t n) {
   return static_cast<unsigned>(g ? g : 1);
 }
 
+// A thread's outcome counts over the elements it ran.
+struct Tally {
+  int delta = 0;  // inserted - erased
+  unsigned pending = 0, full = 0, invalid = 0;
+};
+
 // Warp-aggregated counter updates: one atomic per warp and counter, only when non-zero.
 template <class Tr>
-__device__ __forceinline__ void add_counters(const View<Tr>& t, int delta, bool pending, bool full, bool invalid) {
+__device__ __forceinline__ void add_counters(const View<Tr>& t, const Tally& y) {
   const int lane = threadIdx.x & 31;
-  const int d = __reduce_add_sync(kFull, delta);
-  const unsigned p = __popc(__ballot_sync(kFull, pending));
-  const unsigned f = __popc(__ballot_sync(kFull, full));
-  const unsigned i = __popc(__ballot_sync(kFull, invalid));
+  const int d = __reduce_add_sync(kFull, y.delta);
+  const unsigned p = __reduce_add_sync(kFull, y.pending);
+  const unsigned f = __reduce_add_sync(kFull, y.full);
+  const unsigned i = __reduce_add_sync(kFull, y.invalid);
   if (lane == 0) {
     if (d) atomicAdd(&t.c->size, static_cast<unsigned long long>(static_cast<long long>(d)));
     if (p) atomicAdd(&t.c->pending, static_cast<unsigned long long>(p));
@@ -62,12 +83,11 @@ __device__ __forceinline__ void run_slow_ops(const View<Tr>& t, int& out, typena
   }
 }
 
+// One element of a bulk op (every lane of the warp calls it: the warp path is collective).
 template <class Tr, Mode M>
-__global__ void __launch_bounds__(kBlock, kMinBlocks<M>)
-    k_batch(View<Tr> t, Args<Tr> a) {
+__device__ __forceinline__ void run_element(const View<Tr>& t, const Args<Tr>& a, uint64_t e, Tally& y) {
   constexpr bool kReadOnly = M == Mode::find || M == Mode::contains;
   constexpr bool kInserts = M == Mode::insert || M == Mode::assign || M == Mode::mixed;
-  const uint64_t e = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   int op = -1;
   typename Tr::Key k = 0;
   typename Tr::Val v = 0;
@@ -131,9 +151,28 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks<M>)
       if (M == Mode::mixed && out == WX_OUT_FOUND) a.values_out[e] = fv;
     }
   }
-  const int delta = (out == WX_OUT_INSERTED) - (out == WX_OUT_ERASED);
-  add_counters(t, delta, op >= 0 && out == kPending, out == WX_OUT_FULL, out == WX_OUT_INVALID_KEY);
+  y.delta += (out == WX_OUT_INSERTED) - (out == WX_OUT_ERASED);
+  y.pending += op >= 0 && out == kPending;
+  y.full += out == WX_OUT_FULL;
+  y.invalid += out == WX_OUT_INVALID_KEY;
 }
+
+// One element per thread, or (kWave<M>) one wave of blocks striding over the batch: the round base is
+// block-uniform, so every lane of a warp reaches the warp path's collectives together.
+template <class Tr, Mode M>
+__global__ void __launch_bounds__(kBlock, kMinBlocks<M>)
+    k_batch(View<Tr> t, Args<Tr> a) {
+  Tally y;
+  if constexpr (kWave<M>) {
+    const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+    for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < a.n; base += stride)
+      run_element<Tr, M>(t, a, base + threadIdx.x, y);
+  } else {
+    run_element<Tr, M>(t, a, static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x, y);
+  }
+  add_counters(t, y);
+}
+
 
 template <class Tr>
 __global__ void k_init(View<Tr> t) {
@@ -171,7 +210,11 @@ __global__ void __launch_bounds__(kBlock) k_rehash(View<Tr> t, const typename Tr
     out = thread_upsert<Tr, true>(t, k, v, false, h);  // a fresh table, inserts only
   }
   run_slow_ops(t, out, k, v, op, h);
-  add_counters(t, out == WX_OUT_INSERTED ? 1 : 0, op >= 0 && out == kPending, out == WX_OUT_FULL, false);
+  Tally y;
+  y.delta = out == WX_OUT_INSERTED;
+  y.pending = op >= 0 && out == kPending;
+  y.full = out == WX_OUT_FULL;
+  add_counters(t, y);
 }
 
 template <class Tr>
@@ -267,16 +310,21 @@ __global__ void k_count_outcome(const uint8_t* o, uint64_t n, uint8_t which, uns
 
 }  // namespace
 
+template <class Tr, Mode M>
+void launch_mode(const View<Tr>& t, const Args<Tr>& a, cudaStream_t st) {
+  const unsigned g = kWave<M> ? wave_grid(k_batch<Tr, M>, kBlock, a.n, kBlock) : grid_for(a.n);
+  k_batch<Tr, M><<<g, kBlock, 0, st>>>(t, a);
+}
+
 template <class Tr>
 void launch_batch(Mode mode, const View<Tr>& t, const Args<Tr>& a, cudaStream_t st) {
-  const unsigned g = grid_for(a.n);
   switch (mode) {
-    case Mode::insert: k_batch<Tr, Mode::insert><<<g, kBlock, 0, st>>>(t, a); break;
-    case Mode::assign: k_batch<Tr, Mode::assign><<<g, kBlock, 0, st>>>(t, a); break;
-    case Mode::erase: k_batch<Tr, Mode::erase><<<g, kBlock, 0, st>>>(t, a); break;
-    case Mode::find: k_batch<Tr, Mode::find><<<g, kBlock, 0, st>>>(t, a); break;
-    case Mode::contains: k_batch<Tr, Mode::contains><<<g, kBlock, 0, st>>>(t, a); break;
-    case Mode::mixed: k_batch<Tr, Mode::mixed><<<g, kBlock, 0, st>>>(t, a); break;
+    case Mode::insert: launch_mode<Tr, Mode::insert>(t, a, st); break;
+    case Mode::assign: launch_mode<Tr, Mode::assign>(t, a, st); break;
+    case Mode::erase: launch_mode<Tr, Mode::erase>(t, a, st); break;
+    case Mode::find: launch_mode<Tr, Mode::find>(t, a, st); break;
+    case Mode::contains: launch_mode<Tr, Mode::contains>(t, a, st); break;
+    case Mode::mixed: launch_mode<Tr, Mode::mixed>(t, a, st); break;
   }
   WX_CUDA_LAUNCHED("glht batch kernel");
 }

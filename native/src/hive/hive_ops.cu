@@ -7,8 +7,6 @@
 //    (never two copies);
 //  - b1 is read only when b0's overflow bit is set (a key leaves its b0 only after setting it), the
 //    stash only when b0 and b1 show no EMPTY slot (a key enters the stash only then).
-#include <map>
-#include <mutex>
 #include <utility>
 
 #include "hive/hive_device.cuh"
@@ -317,11 +315,13 @@ __device__ __forceinline__ B0 b0_of(const uint64_t* b, uint32_t k, bool active) 
 }
 
 // Resident blocks asked of the compiler (a register budget): finds fit 40 registers at 6 blocks,
-// inserts / erases 48 at 5 (HIVE_WRITE_MIN_BLOCKS; 56 at 4 inserted 11.1-11.3 G/s, 48 at 5 11.5, s8);
-// the mixed kernel (64) ran [20,20,60] 11.7 at 3 blocks, 12.0 at 4 and [40,40,20] 11.5 / 11.2 (s7):
-// 3 (HIVE_MIXED_MIN_BLOCKS).
+// inserts / erases 48 at 5 (HIVE_WRITE_MIN_BLOCKS; 56 at 4 inserted 11.1-11.3 G/s, 48 at 5 11.5, s8;
+// 40 at 6 10.7 against 12.3, s10);
+// the mixed kernel (64) ran [20,20,60] 11.7 at 3 blocks, 12.0 at 4 and [40,40,20] 11.5 / 11.2 (s7);
+// s10, interleaved twice: 48 registers at 5 blocks (~100 bytes spilled) 13.3 / 12.0 and 12.2 / 12.7
+// against 12.8 / 11.6 and 11.0 / 11.9 at 3 (HIVE_MIXED_MIN_BLOCKS).
 #ifndef HIVE_MIXED_MIN_BLOCKS
-#define HIVE_MIXED_MIN_BLOCKS 3
+#define HIVE_MIXED_MIN_BLOCKS 5
 #endif
 #ifndef HIVE_WRITE_MIN_BLOCKS
 #define HIVE_WRITE_MIN_BLOCKS 5
@@ -455,30 +455,6 @@ __global__ void __launch_bounds__(kBlock)
   flush_tally(tl, c);
 }
 
-template <typename K>
-int blocks_per_sm(K kernel) {
-  static std::mutex m;
-  static std::map<std::pair<const void*, int>, int> cache;
-  int dev = 0;
-  WX_CUDA(cudaGetDevice(&dev));
-  const std::pair<const void*, int> key{reinterpret_cast<const void*>(kernel), dev};
-  std::lock_guard<std::mutex> lock(m);
-  auto it = cache.find(key);
-  if (it != cache.end()) return it->second;
-  int per_sm = 0;
-  WX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlock, 0));
-  return cache[key] = per_sm > 0 ? per_sm : 1;
-}
-
-// A grid-stride grid: one full wave of resident blocks at most (a partial second wave would leave
-// its blocks alone on the card at the end).
-template <typename K>
-int grid_for(K kernel, uint64_t work_items, int items_per_block) {
-  const uint64_t max_blocks = uint64_t(current_sms()) * blocks_per_sm(kernel);
-  const uint64_t need = (work_items + items_per_block - 1) / items_per_block;
-  return static_cast<int>(need < max_blocks ? (need > 0 ? need : 1) : max_blocks);
-}
-
 __global__ void compact_kernel(const uint32_t* bits, uint64_t nwords, uint64_t nbits, uint32_t* list,
                                uint32_t cap, unsigned* len) {
   const int lane = threadIdx.x & 31;
@@ -535,7 +511,7 @@ template <class S>
 void launch_follow(const ViewT<S>& v, const ElemArgsT<S>& a, const uint32_t* followers, uint32_t n, Counters* c,
                    cudaStream_t s) {
   if (n == 0) return;
-  const int grid = grid_for(follow_kernel<S>, n, kTilesPerBlock);
+  const int grid = wave_grid(follow_kernel<S>, kBlock, n, kTilesPerBlock);
   follow_kernel<S><<<grid, kBlock, 0, s>>>(v, a, followers, n, c);
   WX_CUDA_LAUNCHED("hive follow_kernel");
 }
@@ -547,13 +523,13 @@ void launch_p1(Mode mode, const ViewT<S>& v, const ElemArgsT<S>& a, uint32_t* pe
   // Writers: pending bits, then the slow bits (Kv32 assigns of present keys, p1_slow_kernel) behind them.
   uint32_t* slow_bits = pending_bits ? pending_bits + (a.n + 31) / 32 : nullptr;
   auto go = [&](auto kernel) {
-    const int grid = grid_for(kernel, a.n, kBlock);
+    const int grid = wave_grid(kernel, kBlock, a.n, kBlock);
     kernel<<<grid, kBlock, 0, s>>>(v, a, pending_bits, slow_bits, stash_possible, erase_to_empty, c);
     WX_CUDA_LAUNCHED("hive p1_kernel");
   };
   auto slow = [&](auto kernel) {
     if constexpr (!S::kWide) {
-      const int grid = grid_for(kernel, (a.n + 31) / 32 * 32, kBlock);
+      const int grid = wave_grid(kernel, kBlock, (a.n + 31) / 32 * 32, kBlock);
       kernel<<<grid, kBlock, 0, s>>>(v, a, pending_bits, slow_bits, c);
       WX_CUDA_LAUNCHED("hive p1_slow_kernel");
     }
@@ -587,7 +563,7 @@ void launch_compact(const uint32_t* bits, uint64_t nbits, uint32_t* list, uint32
                     cudaStream_t s) {
   const uint64_t nwords = (nbits + 31) / 32;
   if (nwords == 0) return;
-  const int grid = grid_for(compact_kernel, nwords, kBlock);
+  const int grid = wave_grid(compact_kernel, kBlock, nwords, kBlock);
   compact_kernel<<<grid, kBlock, 0, s>>>(bits, nwords, nbits, list, cap, len);
   WX_CUDA_LAUNCHED("hive compact_kernel");
 }
