@@ -1,5 +1,6 @@
-// CUDA helpers shared by the GPU backends: error checks that throw wx::Error, and an owning
-// device buffer. Out-of-memory becomes WX_ERR_OUT_OF_MEMORY so callers can keep the table intact.
+// CUDA helpers shared by the GPU backends: error checks that throw wx::Error, grid sizes of
+// grid-stride kernels, and an owning device buffer. Out-of-memory becomes WX_ERR_OUT_OF_MEMORY so
+// callers can keep the table intact.
 #pragma once
 #include <cuda_runtime.h>
 

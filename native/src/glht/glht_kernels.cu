@@ -23,10 +23,8 @@ constexpr int kBlock = 256;
 #define GLHT_ERASE_MIN_BLOCKS 6
 #endif
 // Modes (bit 1 << Mode) whose kernel is one wave of blocks striding over the batch instead of one
-// element per thread: no block then waits out its slowest warp with its SM slots idle (ncu, s10: the
-// erase kernel reached 59 % occupancy of 75 %, inserts 38 % of 50 %). Inserts and erases (s10, H200,
-// 2^26 keys: erase 8.0 -> 10.5 G/s; inserts 6.8 -> 7.7 with the shared claim scan helper, which one
-// element per thread ran 12 % slower than s9's inline scans). Finds lost (27.7 -> 26.1).
+// element per thread: no block then waits out its slowest warp with its SM slots idle. Inserts and
+// erases gain (erase 8.0 -> 10.5 G/s), finds lose (DESIGN.md "Measured", s10).
 #ifndef GLHT_WAVE_MODES
 #define GLHT_WAVE_MODES ((1 << int(Mode::insert)) | (1 << int(Mode::erase)))
 #endif

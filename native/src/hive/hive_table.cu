@@ -22,15 +22,10 @@ constexpr uint64_t kMaxBuckets = 1ull << 31;  // 32-bit hashes address at most 2
 constexpr uint64_t kChunk = 1ull << 28;       // elements per internal launch sequence
 constexpr int kParallelRounds = 2048;         // phase-2 rounds before the serial straggler pass
 constexpr int kMaxRounds = 2304;              // hard bound of phase-2 rounds per chunk
-// An insert or mixed chunk drains the stash only when it holds more than kDrainAt/64 of its slots.
-// A drain costs ~60 us however few entries it moves (a launch over every stash slot, a read-back),
-// 5 % of a 2^24-op mixed batch, and 0.4 ms after a bulk insert to LF 0.8 that left 1.15 M entries
-// (a quarter of the stash) while those entries cost a lookup little: the stash is read only behind two
-// full buckets (s9: find absent 29.1 -> 27.7 G/s, present unchanged). At half full, a key's stash
-// bucket is full for ~5 % of keys (Poisson, 8 slots): later inserts of such keys wait for phase 2.
-// s10: 56/64. A bulk insert to LF 0.95 leaves the stash 81 % full; draining it cost 2.0 ms of 8.4
-// (insert 7.9 -> 10.2 G/s without it; absent finds 18.9 -> 20.1, growth unchanged). Later inserts
-// of keys whose stash bucket is full (~33 % of them at 81 %) wait for phase 2 until a chunk passes 7/8.
+// An insert or mixed chunk drains the stash only when it holds more than kDrainAt/64 of its slots:
+// a drain costs ~60 us however few entries it moves and 2.0 ms after an insert to LF 0.95 (stash 81 %
+// full), while stash entries cost only misses behind two full buckets one more read. The price: later
+// inserts of keys whose stash bucket is full wait for phase 2. Measurements: hive/DESIGN.md.
 #ifndef HIVE_DRAIN_AT
 #define HIVE_DRAIN_AT 56
 #endif
