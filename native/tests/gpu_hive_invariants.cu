@@ -147,7 +147,9 @@ void same_key_batch() {
 
 // Fill a GROW_NEVER table to 100% of its slots with the drain off: the stash fills; every key that
 // was reported INSERTED is found with its value; then the drain moves what it can and nothing is lost.
-void stash_fill_and_drain() {
+// auto_drain: the drain is left to the table, which runs it after an insert that ends with the stash
+// past its threshold (7/8); else drain_stash() is called.
+void stash_fill_and_drain(bool auto_drain) {
   Stream st;
   HiveTable t(config(1 << 12, 1.0, 0.0, WX_GROW_NEVER));
   t.set_auto_drain(false);
@@ -183,16 +185,31 @@ void stash_fill_and_drain() {
   CHECK(full > 0);
   CHECK(s.resizes == 0);
   same_contents(o, oracle, "stash filled");
-  const uint64_t before = t.stash_used();
-  // erase a quarter of the bucket keys so the drain has room, then drain
+  // Erase keys inserted first (in buckets: the stash filled up last) so the drain has room and the
+  // stash stays past the auto-drain threshold: a quarter, or a sixteenth where the next insert must
+  // not sweep the tombstones first (its settle step would empty the stash before the drain).
   std::vector<uint32_t> er;
-  for (auto& [k, v] : oracle)
-    if (er.size() < oracle.size() / 4) er.push_back(k);
+  const size_t n_erase = oracle.size() / (auto_drain ? 16 : 4);
+  for (uint64_t i = 0; i < n && er.size() < n_erase; ++i)
+    if (oracle.count(keys[i])) er.push_back(keys[i]);
   for (uint32_t k : er) oracle.erase(k);
   Dev<uint32_t> der(er);
   for (uint8_t x : o.erase(der)) CHECK(x == WX_OUT_ERASED);
   VALID(t);
-  t.drain_stash();
+  const uint64_t before = t.stash_used();
+  if (auto_drain) {
+    CHECK_MSG(before * 8 > t.stash_slots() * 7, "stash %llu of %llu slots: not past the drain threshold",
+              (unsigned long long)before, (unsigned long long)t.stash_slots());
+    t.set_auto_drain(true);
+    const std::vector<uint32_t> again{er[0]}, seven{7};  // one key back: the insert call ends with a drain
+    oracle[er[0]] = 7;
+    Dev<uint32_t> dk(again), dv(seven);
+    Dev<uint8_t> out(1);
+    o.insert(dk, &dv, &out);
+    CHECK(out.get()[0] == WX_OUT_INSERTED);
+  } else {
+    t.drain_stash();
+  }
   VALID(t);
   CHECK_MSG(t.stash_used() < before, "drain did not move stash entries (%llu -> %llu)",
             (unsigned long long)before, (unsigned long long)t.stash_used());
@@ -325,7 +342,8 @@ int main(int argc, char** argv) {
   small_case();
   basics();
   same_key_batch();
-  stash_fill_and_drain();
+  stash_fill_and_drain(false);
+  stash_fill_and_drain(true);
   eviction_stress();
   hot_keys_mixed();
   std::printf("gpu_hive_invariants: all passed\n");

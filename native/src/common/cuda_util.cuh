@@ -44,11 +44,12 @@ inline int current_sms() {
   return sms;
 }
 
-// Resident blocks of `threads` threads per SM for a kernel (cached per kernel, size and device).
+// Resident blocks of `threads` threads on the whole device for a kernel: one full wave (cached per
+// kernel, size and device, so a launch asks the runtime nothing but the current device).
 template <typename K>
-int blocks_per_sm(K kernel, int threads) {
+uint64_t wave_blocks(K kernel, int threads) {
   static std::mutex m;
-  static std::map<std::tuple<const void*, int, int>, int> cache;
+  static std::map<std::tuple<const void*, int, int>, uint64_t> cache;
   int dev = 0;
   WX_CUDA(cudaGetDevice(&dev));
   const std::tuple<const void*, int, int> key{reinterpret_cast<const void*>(kernel), threads, dev};
@@ -57,14 +58,14 @@ int blocks_per_sm(K kernel, int threads) {
   if (it != cache.end()) return it->second;
   int per_sm = 0;
   WX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
-  return cache[key] = per_sm > 0 ? per_sm : 1;
+  return cache[key] = uint64_t(current_sms()) * (per_sm > 0 ? per_sm : 1);
 }
 
 // The grid of a grid-stride kernel: one full wave of resident blocks at most (a partial second wave
 // would leave its blocks alone on the card at the end), fewer when the work needs fewer.
 template <typename K>
 int wave_grid(K kernel, int threads, uint64_t work_items, int items_per_block) {
-  const uint64_t max_blocks = uint64_t(current_sms()) * blocks_per_sm(kernel, threads);
+  const uint64_t max_blocks = wave_blocks(kernel, threads);
   const uint64_t need = (work_items + items_per_block - 1) / items_per_block;
   return static_cast<int>(need < max_blocks ? (need > 0 ? need : 1) : max_blocks);
 }

@@ -9,24 +9,23 @@ namespace {
 
 constexpr int kBlock = 256;
 // Minimum resident blocks per SM requested for the writing kernels (caps their registers; 8 would
-// mean 32 registers and full occupancy). 1 = no cap. Tuning knobs, see DESIGN.md "Measured": mixed
-// batches gain from a cap (40 registers, 220 bytes spilled: [20,20,60] 11.25 -> 12.3 G/s, [40,40,20]
-// 10.1 -> 11.0); inserts keep the 64 registers they use uncapped (48: 4.6 G/s, 40: 4.1 with s8's
-// locked claim); erases run at 40 (s10: 32 registers lost, 8.8 against 10.5 G/s in one wave).
+// mean 32 registers and full occupancy). 1 = no cap. Tuning knobs, see DESIGN.md "Measured": inserts
+// and mixed batches keep 64 registers (fewer lost: inserts at 48 ran 4.6 G/s; mixed as one wave at
+// 5-6 blocks 8.6-9.7 against 12.6 at 4); erases run at 40 (at 32: 8.8 against 10.5 G/s).
 #ifndef GLHT_WRITE_MIN_BLOCKS
 #define GLHT_WRITE_MIN_BLOCKS 4
 #endif
 #ifndef GLHT_MIXED_MIN_BLOCKS
-#define GLHT_MIXED_MIN_BLOCKS 6
+#define GLHT_MIXED_MIN_BLOCKS 4
 #endif
 #ifndef GLHT_ERASE_MIN_BLOCKS
 #define GLHT_ERASE_MIN_BLOCKS 6
 #endif
 // Modes (bit 1 << Mode) whose kernel is one wave of blocks striding over the batch instead of one
-// element per thread: no block then waits out its slowest warp with its SM slots idle. Inserts and
-// erases gain (erase 8.0 -> 10.5 G/s), finds lose (DESIGN.md "Measured", s10).
+// element per thread: no block then waits out its slowest warp with its SM slots idle. Inserts,
+// erases and mixed batches gain (erase 8.0 -> 10.5 G/s, mixed +5 %), finds lose (DESIGN.md "Measured").
 #ifndef GLHT_WAVE_MODES
-#define GLHT_WAVE_MODES ((1 << int(Mode::insert)) | (1 << int(Mode::erase)))
+#define GLHT_WAVE_MODES ((1 << int(Mode::insert)) | (1 << int(Mode::erase)) | (1 << int(Mode::mixed)))
 #endif
 template <Mode M>
 constexpr bool kWave = (GLHT_WAVE_MODES >> static_cast<int>(M)) & 1;

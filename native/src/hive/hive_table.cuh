@@ -50,6 +50,7 @@ class HiveTableT final : public Table {
   std::string validate();
   uint32_t active_buckets() const { return n_; }
   uint64_t stash_used() const { return stash_used_; }
+  uint64_t stash_slots() const { return uint64_t(stash_nb_) * kSlots; }
   uint64_t errors() const { return errors_; }
   // Off: inserts leave overflow in the stash (tests fill it); drain_stash() empties what it can.
   void set_auto_drain(bool on) { auto_drain_ = on; }
