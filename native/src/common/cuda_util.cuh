@@ -36,38 +36,45 @@ inline void cuda_check(cudaError_t e, const char* what) {
 // After a kernel launch: catches bad launch configurations at once.
 #define WX_CUDA_LAUNCHED(name) ::wx::cuda_check(cudaGetLastError(), "launch of " name)
 
-// Streaming multiprocessors of the current device (grid sizes of persistent kernels).
+// Streaming multiprocessors of the current device (grid sizes of persistent kernels), cached per
+// device: phase-2 and drain rounds size a grid on every launch.
 inline int current_sms() {
-  int dev = 0, sms = 0;
-  WX_CUDA(cudaGetDevice(&dev));
-  WX_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  return sms;
-}
-
-// Resident blocks of `threads` threads on the whole device for a kernel: one full wave, at most
-// max_per_sm per SM when that is > 0 (cached per kernel, size, cap and device, so a launch asks the
-// runtime nothing but the current device).
-template <typename K>
-uint64_t wave_blocks(K kernel, int threads, int max_per_sm = 0) {
   static std::mutex m;
-  static std::map<std::tuple<const void*, int, int, int>, uint64_t> cache;
+  static std::map<int, int> cache;
   int dev = 0;
   WX_CUDA(cudaGetDevice(&dev));
-  const std::tuple<const void*, int, int, int> key{reinterpret_cast<const void*>(kernel), threads, max_per_sm, dev};
+  std::lock_guard<std::mutex> lock(m);
+  auto it = cache.find(dev);
+  if (it != cache.end()) return it->second;
+  int sms = 0;
+  WX_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  return cache[dev] = sms;
+}
+
+// Resident blocks of `threads` threads per SM for a kernel (cached per kernel, size and device).
+template <typename K>
+int blocks_per_sm(K kernel, int threads) {
+  static std::mutex m;
+  static std::map<std::tuple<const void*, int, int>, int> cache;
+  int dev = 0;
+  WX_CUDA(cudaGetDevice(&dev));
+  const std::tuple<const void*, int, int> key{reinterpret_cast<const void*>(kernel), threads, dev};
   std::lock_guard<std::mutex> lock(m);
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
   int per_sm = 0;
   WX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
-  if (max_per_sm > 0 && per_sm > max_per_sm) per_sm = max_per_sm;
-  return cache[key] = uint64_t(current_sms()) * (per_sm > 0 ? per_sm : 1);
+  return cache[key] = per_sm > 0 ? per_sm : 1;
 }
 
 // The grid of a grid-stride kernel: one full wave of resident blocks at most (a partial second wave
-// would leave its blocks alone on the card at the end), fewer when the work needs fewer.
+// would leave its blocks alone on the card at the end), fewer when the work needs fewer; max_per_sm
+// > 0 caps the wave below what fits.
 template <typename K>
 int wave_grid(K kernel, int threads, uint64_t work_items, int items_per_block, int max_per_sm = 0) {
-  const uint64_t max_blocks = wave_blocks(kernel, threads, max_per_sm);
+  int per_sm = blocks_per_sm(kernel, threads);
+  if (max_per_sm > 0 && per_sm > max_per_sm) per_sm = max_per_sm;
+  const uint64_t max_blocks = uint64_t(current_sms()) * per_sm;
   const uint64_t need = (work_items + items_per_block - 1) / items_per_block;
   return static_cast<int>(need < max_blocks ? (need > 0 ? need : 1) : max_blocks);
 }

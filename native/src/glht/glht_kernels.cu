@@ -27,25 +27,16 @@ constexpr int kBlock = 256;
 #ifndef GLHT_WAVE_MODES
 #define GLHT_WAVE_MODES ((1 << int(Mode::insert)) | (1 << int(Mode::erase)) | (1 << int(Mode::mixed)))
 #endif
-// Blocks per SM of a one-wave kernel when fewer than fit (0: as many as fit). s11 run C: inserts lose
-// (3: 7.1, 2: 5.8 against 7.7 G/s at 4); erases at 3 ran 11.8 against 10.5 in both reps but are not
-// yet through the GPU suite, so the default stays 0 (DESIGN.md "Measured").
-#ifndef GLHT_INSERT_WAVE_PER_SM
-#define GLHT_INSERT_WAVE_PER_SM 0
-#endif
+// Blocks per SM of the erase kernel's one wave when fewer than fit (0: as many as fit). s11 run C:
+// 3 ran 11.8 against 10.5 G/s in both reps but is not yet through the GPU suite, so the default stays
+// 0; inserts and mixed batches lost with such caps (DESIGN.md "Measured").
 #ifndef GLHT_ERASE_WAVE_PER_SM
 #define GLHT_ERASE_WAVE_PER_SM 0
-#endif
-#ifndef GLHT_MIXED_WAVE_PER_SM
-#define GLHT_MIXED_WAVE_PER_SM 0
 #endif
 template <Mode M>
 constexpr bool kWave = (GLHT_WAVE_MODES >> static_cast<int>(M)) & 1;
 template <Mode M>
-constexpr int kWavePerSm = M == Mode::insert || M == Mode::assign ? GLHT_INSERT_WAVE_PER_SM
-                           : M == Mode::erase                     ? GLHT_ERASE_WAVE_PER_SM
-                           : M == Mode::mixed                     ? GLHT_MIXED_WAVE_PER_SM
-                                                                  : 0;
+constexpr int kWavePerSm = M == Mode::erase ? GLHT_ERASE_WAVE_PER_SM : 0;
 template <Mode M>
 constexpr int kMinBlocks = M == Mode::find || M == Mode::contains ? 1
                            : M == Mode::mixed                     ? GLHT_MIXED_MIN_BLOCKS

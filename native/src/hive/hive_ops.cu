@@ -326,14 +326,6 @@ __device__ __forceinline__ B0 b0_of(const uint64_t* b, uint32_t k, bool active) 
 #ifndef HIVE_WRITE_MIN_BLOCKS
 #define HIVE_WRITE_MIN_BLOCKS 5
 #endif
-// Blocks per SM of phase 1's one wave when fewer than fit (0: as many as fit): A/B knobs. s11 run C:
-// inserts at 4 / 3 per SM 11.7–12.0 / 11.35–11.4 against 12.0–12.1; mixed at 4 within noise.
-#ifndef HIVE_INSERT_WAVE_PER_SM
-#define HIVE_INSERT_WAVE_PER_SM 0
-#endif
-#ifndef HIVE_MIXED_WAVE_PER_SM
-#define HIVE_MIXED_WAVE_PER_SM 0
-#endif
 template <Mode kMode>
 constexpr int kP1MinBlocks = kMode == Mode::Find || kMode == Mode::Contains ? 6
                              : kMode == Mode::Mixed                         ? HIVE_MIXED_MIN_BLOCKS
@@ -530,8 +522,8 @@ void launch_p1(Mode mode, const ViewT<S>& v, const ElemArgsT<S>& a, uint32_t* pe
   if (a.n == 0) return;
   // Writers: pending bits, then the slow bits (Kv32 assigns of present keys, p1_slow_kernel) behind them.
   uint32_t* slow_bits = pending_bits ? pending_bits + (a.n + 31) / 32 : nullptr;
-  auto go = [&](auto kernel, int per_sm = 0) {
-    const int grid = wave_grid(kernel, kBlock, a.n, kBlock, per_sm);
+  auto go = [&](auto kernel) {
+    const int grid = wave_grid(kernel, kBlock, a.n, kBlock);
     kernel<<<grid, kBlock, 0, s>>>(v, a, pending_bits, slow_bits, stash_possible, erase_to_empty, c);
     WX_CUDA_LAUNCHED("hive p1_kernel");
   };
@@ -545,14 +537,14 @@ void launch_p1(Mode mode, const ViewT<S>& v, const ElemArgsT<S>& a, uint32_t* pe
   switch (mode) {
     case Mode::Find: go(p1_kernel<S, Mode::Find>); break;
     case Mode::Contains: go(p1_kernel<S, Mode::Contains>); break;
-    case Mode::Insert: go(p1_kernel<S, Mode::Insert>, HIVE_INSERT_WAVE_PER_SM); break;
+    case Mode::Insert: go(p1_kernel<S, Mode::Insert>); break;
     case Mode::Assign:
       go(p1_kernel<S, Mode::Assign>);
       slow(p1_slow_kernel<Mode::Assign>);
       break;
     case Mode::Erase: go(p1_kernel<S, Mode::Erase>); break;
     case Mode::Mixed:
-      go(p1_kernel<S, Mode::Mixed>, HIVE_MIXED_WAVE_PER_SM);
+      go(p1_kernel<S, Mode::Mixed>);
       slow(p1_slow_kernel<Mode::Mixed>);
       break;
   }
