@@ -27,11 +27,11 @@ constexpr int kBlock = 256;
 #ifndef GLHT_WAVE_MODES
 #define GLHT_WAVE_MODES ((1 << int(Mode::insert)) | (1 << int(Mode::erase)) | (1 << int(Mode::mixed)))
 #endif
-// Blocks per SM of the erase kernel's one wave when fewer than fit (0: as many as fit). s11 run C:
-// 3 ran 11.8 against 10.5 G/s in both reps but is not yet through the GPU suite, so the default stays
-// 0; inserts and mixed batches lost with such caps (DESIGN.md "Measured").
+// Blocks per SM of the erase kernel's one wave when fewer than fit (0: as many as fit): fewer warps
+// per SM contend less for the same lines (s12 run A: 11.5 against 10.3 G/s uncapped, 11.25 at 2);
+// inserts and mixed batches lost with such caps (DESIGN.md "Measured").
 #ifndef GLHT_ERASE_WAVE_PER_SM
-#define GLHT_ERASE_WAVE_PER_SM 0
+#define GLHT_ERASE_WAVE_PER_SM 3
 #endif
 template <Mode M>
 constexpr bool kWave = (GLHT_WAVE_MODES >> static_cast<int>(M)) & 1;

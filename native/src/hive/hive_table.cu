@@ -322,12 +322,14 @@ void HiveTableT<S>::run_chunk(const Args& a, Mode mode) {
   const uint64_t pending = hc_.pending - pending_before;
   const double p1_ms = tr.lap(s_);
   uint32_t jobs = 0, nfollow = 0;
+  double prep_ms = 0;
   if (pending > 0) {
     ensure_workspace(a.n, pending);
     WX_CUDA(cudaMemsetAsync(lens_.get(), 0, sizeof(unsigned) * 4, s_));
     launch_compact(bits_.get(), a.n, lists_.get(), static_cast<uint32_t>(list_cap_), lens_.get(), s_);
     uint32_t* followers = nullptr;
     jobs = dedupe_pending(a, mode, static_cast<uint32_t>(pending), followers, nfollow);
+    prep_ms = tr.lap(s_);
     try {
       resolve_pending(a, mode, jobs);
     } catch (const Error&) {
@@ -343,9 +345,9 @@ void HiveTableT<S>::run_chunk(const Args& a, Mode mode) {
   if (grow_auto_ && size_now() > max_lf_ * capacity()) grow_to(buckets_for(size_now()));
   if (tr.on)
     std::fprintf(stderr,
-                 "[hive trace] mode %d n %llu: phase 1 %.3f ms, pending %llu | phase 2 %.3f ms, jobs %u, "
-                 "followers %u | drain %.3f ms of %llu stash entries | grow %.3f ms\n",
-                 static_cast<int>(mode), (unsigned long long)a.n, p1_ms, (unsigned long long)pending, p2_ms, jobs,
+                 "[hive trace] mode %d n %llu: phase 1 %.3f ms, pending %llu | compact+dedupe %.3f ms | phase 2 "
+                 "%.3f ms, jobs %u, followers %u | drain %.3f ms of %llu stash entries | grow %.3f ms\n",
+                 static_cast<int>(mode), (unsigned long long)a.n, p1_ms, (unsigned long long)pending, prep_ms, p2_ms, jobs,
                  nfollow, drain_ms, (unsigned long long)stash, tr.lap(s_));
 }
 
@@ -419,7 +421,9 @@ void HiveTableT<S>::resolve_pending(const Args& a, Mode mode, uint32_t count) {
   uint32_t* full = lists_.get() + 2 * list_cap_;
   int rounds = 0, grows = 0;
   bool drained = false;
+  Trace tr;
   WX_CUDA(cudaMemsetAsync(lens_.get(), 0, sizeof(unsigned) * 4, s_));
+  tr.lap(s_);
   for (;;) {
     uint32_t last = 0;
     while (count > 0) {
@@ -431,6 +435,9 @@ void HiveTableT<S>::resolve_pending(const Args& a, Mode mode, uint32_t count) {
       launch_evict(view(), locks_.get(), mode, a, cur, count, false, next, lens_.get() + 1, full,
                    lens_.get() + 2, seed_++, serial, counters_.get(), s_);
       read_back();
+      if (tr.on)
+        std::fprintf(stderr, "[hive trace] phase 2 round %d%s: %.3f ms, %u jobs -> %u retries, %u full\n", rounds,
+                     serial ? " (serial)" : "", tr.lap(s_), last, hl_[1], hl_[2]);
       count = hl_[1];
       std::swap(cur, next);
       if (++rounds >= kMaxRounds && count > 0) {  // cannot happen (serial rounds never conflict)
