@@ -62,6 +62,7 @@ class HiveTableT final : public Table {
   void run_chunk(const Args& a, Mode mode);
   void resolve_pending(const Args& a, Mode mode, uint32_t count);
   Args grouped_by_op(const Args& a);
+  bool reserve_dedupe(uint32_t count);
   uint32_t dedupe_pending(const Args& a, Mode mode, uint32_t count, uint32_t*& followers, uint32_t& nfollow);
   void drain_now();
   void grow_to(uint64_t target_buckets);
@@ -70,6 +71,7 @@ class HiveTableT final : public Table {
   void after_erase_shrink();
   void ensure_alloc(uint64_t buckets);
   void ensure_workspace(uint64_t elements, uint64_t list_len);
+  void prealloc_workspace(uint64_t elements);
   uint64_t buckets_for(uint64_t keys) const;
   uint64_t whole_level(uint64_t buckets) const;
   ViewT<S> view() const;
