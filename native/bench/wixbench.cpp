@@ -60,8 +60,8 @@ void usage() {
       "usage: wixbench --kind glht|hive [--bench static|dynamic|growth|all] [--lf 0.8[,0.9..]]\n"
       "                [--all-lf] [--log2n 26] [--log2ops 24] [--reps 5] [--device 0] [--seed S] [--csv]\n"
       "                [--key-bits 32|64]   (64: --bench static)\n"
-      "                [--presort-bits B]   (experiment, static 32-bit: batch ordered by the top B bits of\n"
-      "                                      GLHT's home hash on the host, untimed)\n");
+      "                [--presort-bits B]   (experiment, glht static 32-bit: batch put in table order by\n"
+      "                                      the top B bits of its hash, untimed)\n");
 }
 
 std::vector<double> parse_list(const std::string& s) {
@@ -109,6 +109,8 @@ Options parse(int argc, char** argv) {
   if (o.key_bits != 32 && o.key_bits != 64) die("--key-bits must be 32 or 64");
   if (o.key_bits == 64 && o.bench != "static") die("--key-bits 64 runs --bench static only");
   if (o.presort_bits < 0 || o.presort_bits > 24) die("--presort-bits must be in [0, 24]");
+  if (o.presort_bits > 0 && (o.kind != WX_KIND_GLHT || o.key_bits != 32 || o.bench != "static"))
+    die("--presort-bits runs --kind glht --bench static with 32-bit keys only");
   if (!o.seed_given) o.seed = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   if (o.lfs.empty()) {
     if (o.all_lf) o.lfs = {0.5, 0.8, 0.9};
@@ -168,41 +170,19 @@ void fill_keys(const KeyGen& g, std::vector<uint64_t>& out, uint64_t lo, uint64_
   }
 }
 
-// The tables' hashes, so the static batch can be put in table order (--presort-bits): GLHT's home is
-// mulhi(glht_hash(k), homes), Hive's first bucket r + n0·(x & (2^m - 1)) with x = low half of
-// hive_hash(k) (glht_slot.cuh, hive_layout.cuh).
-uint64_t glht_hash(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  return x ^ (x >> 33);
-}
-uint64_t hive_hash(uint64_t z) { return mix64(z + 0x9E3779B97F4A7C15ull); }
-
-// Which of 2^bits table regions a key's home (GLHT) or first bucket (Hive) lies in; `slots` is the
-// table's capacity (Hive: 32 slots per bucket, buckets = n0·2^m with n0 in [128, 256)).
-struct Region {
-  bool hive = false;
-  int bits = 0, m = 0;
-  uint64_t operator()(uint64_t k) const {
-    if (!hive) return glht_hash(k) >> (64 - bits);
-    const uint32_t x = static_cast<uint32_t>(hive_hash(k)) & ((1u << m) - 1);
-    return x >> (m - bits);
-  }
-};
-
-// Stable counting sort of keys (and vals when given) by region: the batch in table order, to
-// measure what locality of the table accesses is worth.
-template <typename K>
-void presort(std::vector<K>& keys, std::vector<K>* vals, const Region& region) {
-  if (region.bits <= 0) return;
-  std::vector<uint64_t> start((size_t{1} << region.bits) + 1, 0);
-  for (K k : keys) ++start[region(k) + 1];
+// Stable counting sort of keys (and vals when given) by the top `bits` bits of their GLHT hash
+// (wx_hash_keys on `hasher`, a GLHT table): homes are mulhi(hash, homes), so this is table order,
+// to measure what locality of the table accesses is worth (--presort-bits).
+void presort(wx_table* hasher, std::vector<uint32_t>& keys, std::vector<uint32_t>* vals, int bits) {
+  if (bits <= 0) return;
+  std::vector<uint64_t> h(keys.size());
+  ok(wx_hash_keys(hasher, keys.data(), h.data(), keys.size(), WX_MEM_HOST, nullptr), "wx_hash_keys");
+  std::vector<uint64_t> start((size_t{1} << bits) + 1, 0);
+  for (uint64_t x : h) ++start[(x >> (64 - bits)) + 1];
   for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
-  std::vector<K> k2(keys.size()), v2(vals ? keys.size() : 0);
+  std::vector<uint32_t> k2(keys.size()), v2(vals ? keys.size() : 0);
   for (size_t i = 0; i < keys.size(); ++i) {
-    const uint64_t at = start[region(keys[i])]++;
+    const uint64_t at = start[h[i] >> (64 - bits)]++;
     k2[at] = keys[i];
     if (vals) v2[at] = (*vals)[i];
   }
@@ -364,20 +344,18 @@ void bench_static(const Options& o, Report& rep, double lf, uint64_t run_seed) {
   std::vector<Sample> s_ins, s_hit, s_miss, s_era;
   const std::string params = fmt("N=2^%.0f lf=%.2f", o.log2n, lf) + (sizeof(K) == 8 ? " 64-bit" : "") +
                              (o.presort_bits ? fmt(" presort %.0f", o.presort_bits) : "");
-  Region region{o.kind == WX_KIND_HIVE, o.presort_bits};
-  if (region.hive && region.bits > 0) {  // m from the bucket count of a table made the same way
-    uint64_t slots = 0;
-    ok(wx_capacity(Table(o, n, lf).get(), &slots), "wx_capacity");
-    while ((slots / 32 >> region.m) >= 256) ++region.m;
-    if (region.bits > region.m) die("--presort-bits: at most " + std::to_string(region.m) + " for this table");
-  }
   for (int r = 0; r <= o.reps; ++r) {  // r = 0 is the warm-up
     KeyGen g(run_seed + 1000003ull * r);
     fill_keys(g, keys, 0, n);
     fill_keys(g, absent, n, 2 * n);
     for (uint64_t i = 0; i < n; ++i) vals[i] = static_cast<K>(mix64(i + r));
-    presort(keys, &vals, region);
-    presort<K>(absent, nullptr, region);
+    if constexpr (sizeof(K) == 4) {
+      if (o.presort_bits > 0) {
+        const Table hasher(o, 1024, lf);
+        presort(hasher.get(), keys, &vals, o.presort_bits);
+        presort(hasher.get(), absent, nullptr, o.presort_bits);
+      }
+    }
     void* k = dk.upload(o.device, keys);
     void* a = da.upload(o.device, absent);
     void* v = dv.upload(o.device, vals);

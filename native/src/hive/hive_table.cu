@@ -197,7 +197,9 @@ void HiveTableT<S>::prealloc_workspace(uint64_t n) {
   const uint64_t jobs = std::max<uint64_t>(n / 64, 1024);
   try {
     ensure_workspace(n, jobs);
-    if (jobs >= kDedupeMin) reserve_dedupe(static_cast<uint32_t>(jobs));
+    size_t bytes = 0;
+    uint64_t scratch = 0;
+    if (jobs >= kDedupeMin) reserve_dedupe(static_cast<uint32_t>(jobs), bytes, scratch);
   } catch (const Error& e) {
     if (e.status() != WX_ERR_OUT_OF_MEMORY) throw;
   }
@@ -407,9 +409,10 @@ template <class S>
 uint32_t HiveTableT<S>::dedupe_pending(const Args& a, Mode mode, uint32_t count, uint32_t*& followers,
                                    uint32_t& nfollow) {
   if (count < kDedupeMin || mode == Mode::Assign) return count;
-  if (!reserve_dedupe(count)) return count;  // no scratch: phase 2 runs every job (slower, same results)
-  const size_t bytes = dedupe_temp_bytes<S>(count);
-  const uint64_t scratch = dedupe_scratch_words<S>(count);
+  size_t bytes = 0;
+  uint64_t scratch = 0;
+  // No scratch: phase 2 runs every job (slower, same results).
+  if (!reserve_dedupe(count, bytes, scratch)) return count;
   followers = dedupe_.get() + scratch;
   launch_dedupe(a, mode, lists_.get(), count, dedupe_.get(), dedupe_temp_.get(), bytes, followers,
                 dedupe_lens_.get(), s_);
@@ -420,19 +423,21 @@ uint32_t HiveTableT<S>::dedupe_pending(const Args& a, Mode mode, uint32_t count,
   return h[0];
 }
 
-// Room for the dedupe of `count` jobs; false when there is none (out of memory).
+// Room for the dedupe of `count` jobs (temp_bytes of sort temp, scratch words before the followers);
+// false when there is none (out of memory).
 template <class S>
-bool HiveTableT<S>::reserve_dedupe(uint32_t count) {
-  const size_t bytes = dedupe_temp_bytes<S>(count);
-  const uint64_t words = dedupe_scratch_words<S>(count) + count;
+bool HiveTableT<S>::reserve_dedupe(uint32_t count, size_t& temp_bytes, uint64_t& scratch) {
+  temp_bytes = dedupe_temp_bytes<S>(count);
+  scratch = dedupe_scratch_words<S>(count);
+  const uint64_t words = scratch + count;
   try {
     if (dedupe_.size() < words) {
       dedupe_.reset();
       dedupe_ = DeviceArray<uint32_t>(words);
     }
-    if (dedupe_temp_.size() < bytes) {
+    if (dedupe_temp_.size() < temp_bytes) {
       dedupe_temp_.reset();
-      dedupe_temp_ = DeviceArray<unsigned char>(bytes);
+      dedupe_temp_ = DeviceArray<unsigned char>(temp_bytes);
     }
     if (dedupe_lens_.size() < 2) dedupe_lens_ = DeviceArray<unsigned>(2);
   } catch (const Error& e) {

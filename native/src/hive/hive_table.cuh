@@ -62,7 +62,7 @@ class HiveTableT final : public Table {
   void run_chunk(const Args& a, Mode mode);
   void resolve_pending(const Args& a, Mode mode, uint32_t count);
   Args grouped_by_op(const Args& a);
-  bool reserve_dedupe(uint32_t count);
+  bool reserve_dedupe(uint32_t count, size_t& temp_bytes, uint64_t& scratch);
   uint32_t dedupe_pending(const Args& a, Mode mode, uint32_t count, uint32_t*& followers, uint32_t& nfollow);
   void drain_now();
   void grow_to(uint64_t target_buckets);
