@@ -709,6 +709,135 @@ void perf(int log2n) {
 
 }  // namespace
 
+// ---- bulk build (glht_build.cu): inserts into an empty table placed by sorting. Tables made while
+// a BuildMinGuard lives build every insert batch into an empty table, whatever its size.
+struct BuildMinGuard {
+  explicit BuildMinGuard(const char* v) { setenv("WIXLIB_GLHT_BUILD_MIN", v, 1); }
+  ~BuildMinGuard() { unsetenv("WIXLIB_GLHT_BUILD_MIN"); }
+};
+
+// Checks a batch's insert outcomes against its keys: per user key exactly one INSERTED whose value
+// the table holds, every other copy PRESENT (or FULL when `full_ok`), reserved keys INVALID_KEY.
+void expect_insert_outcomes(GlhtTable& t, const std::vector<uint32_t>& k, const std::vector<uint32_t>& v,
+                            const std::vector<uint8_t>& o, std::unordered_map<uint32_t, uint32_t>& oracle,
+                            const char* where) {
+  std::unordered_map<uint32_t, size_t> winner;
+  for (size_t i = 0; i < k.size(); ++i) {
+    if (k[i] >= 0xFFFFFFFEu) {
+      CHECK_MSG(o[i] == WX_OUT_INVALID_KEY, "%s: reserved key %u outcome %d", where, k[i], o[i]);
+    } else if (o[i] == WX_OUT_INSERTED) {
+      CHECK_MSG(winner.emplace(k[i], i).second, "%s: key %u INSERTED twice", where, k[i]);
+      oracle[k[i]] = v[i];
+    } else {
+      CHECK_MSG(o[i] == WX_OUT_PRESENT, "%s: key %u outcome %d", where, k[i], o[i]);
+    }
+  }
+  for (size_t i = 0; i < k.size(); ++i)
+    if (k[i] < 0xFFFFFFFEu) CHECK_MSG(winner.count(k[i]), "%s: no copy of key %u INSERTED", where, k[i]);
+  expect_exact(t, oracle, where);
+}
+
+void test_bulk_build(size_t n) {
+  wxsuite::Rng r(wxsuite::sub_seed(g_seed, 20));
+  BuildMinGuard guard("1");
+  // Unique keys at three fills, then erase everything and build again (versions are no longer 0).
+  for (double lf : {0.5, 0.8, 0.9}) {
+    auto t = make(n, lf, WX_GROW_AUTO);
+    std::unordered_map<uint32_t, uint32_t> oracle;
+    for (int round = 1; round <= 2; ++round) {
+      auto k = unique_keys(r, n);
+      std::vector<uint32_t> v(n);
+      for (auto& x : v) x = r.u32();
+      auto o = insert(*t, k, v);
+      CHECK_MSG(t->builds() == (uint64_t)round, "lf %.1f: %llu builds", lf, (unsigned long long)t->builds());
+      expect_insert_outcomes(*t, k, v, o, oracle, "build unique");
+      CHECK(count_eq(erase(*t, k), WX_OUT_ERASED) == n);
+      oracle.clear();
+      check_clean(*t, "build erased", 0);
+    }
+  }
+  // Duplicates (a quarter of the keys come 2-5 times, each copy with its own value) and reserved
+  // keys, shuffled.
+  {
+    auto t = make(n, 0.8, WX_GROW_AUTO);
+    auto base = unique_keys(r, n / 2);
+    std::vector<uint32_t> k, v;
+    for (auto x : base)
+      for (int c = r.below(4) ? 1 : 2 + (int)r.below(4); c > 0; --c) k.push_back(x), v.push_back(r.u32());
+    for (int i = 0; i < 40; ++i) k.push_back(0xFFFFFFFEu + (i & 1)), v.push_back(i);
+    for (size_t i = k.size() - 1; i > 0; --i) {
+      size_t j = r.below(i + 1);
+      std::swap(k[i], k[j]);
+      std::swap(v[i], v[j]);
+    }
+    BatchResult res;
+    std::unordered_map<uint32_t, uint32_t> oracle;
+    auto o = insert(*t, k, v, &res);
+    CHECK_MSG(t->builds() == 1 && res.invalid == 40, "builds %llu invalid %llu", (unsigned long long)t->builds(),
+              (unsigned long long)res.invalid);
+    expect_insert_outcomes(*t, k, v, o, oracle, "build duplicates");
+  }
+  // Overflowing windows: 80 keys of one home among random keys. 32 are placed by the build; the rest
+  // go to the normal passes (displacement, stash). Key 0 of the run comes again last (its first copy
+  // is placed, the second overflows) and key 40 twice (both copies overflow).
+  for (int last = 0; last < 2; ++last) {
+    auto t = make(n, 0.8, WX_GROW_AUTO);
+    const uint64_t nb = t->homes();
+    auto crowd = keys_with_home(last ? nb - 1 : nb / 2, nb, 80);
+    std::unordered_set<uint32_t> avoid(crowd.begin(), crowd.end());
+    auto k = unique_keys(r, n / 2, &avoid);
+    k.insert(k.end(), crowd.begin(), crowd.end());
+    k.push_back(crowd[0]);
+    k.push_back(crowd[40]);
+    std::vector<uint32_t> v(k.size());
+    for (auto& x : v) x = r.u32();
+    std::unordered_map<uint32_t, uint32_t> oracle;
+    auto o = insert(*t, k, v);
+    CHECK(t->builds() == 1);
+    expect_insert_outcomes(*t, k, v, o, oracle, "build overflow");
+  }
+  // The same crowd with WX_GROW_NEVER in a small table: 32 in the window, 32 in the stash, 16 FULL.
+  {
+    auto t = make(4096, 0.8, WX_GROW_NEVER);
+    auto k = keys_with_home(100, t->homes(), 80);
+    BatchResult res;
+    auto o = insert(*t, k, k, &res);
+    CHECK_MSG(t->builds() == 1 && count_eq(o, WX_OUT_INSERTED) == 64 && res.full == 16 && count_eq(o, WX_OUT_FULL) == 16,
+              "builds %llu inserted %zu full %llu", (unsigned long long)t->builds(), count_eq(o, WX_OUT_INSERTED),
+              (unsigned long long)res.full);
+    check_clean(*t, "build crowd full", 64);
+    wx_stats st{};
+    t->stats(&st);
+    CHECK_MSG(st.stash_used == 32, "stash %llu", (unsigned long long)st.stash_used);
+  }
+  // A table made for 1000 keys takes n at once: resized before the build, not grown by doublings.
+  {
+    auto t = make(1000, 0.8, WX_GROW_AUTO);
+    auto k = unique_keys(r, n);
+    std::vector<uint32_t> v(n);
+    for (auto& x : v) x = r.u32();
+    std::unordered_map<uint32_t, uint32_t> oracle;
+    auto o = insert(*t, k, v);
+    CHECK_MSG(t->builds() == 1 && t->resizes() == 1, "builds %llu resizes %llu", (unsigned long long)t->builds(),
+              (unsigned long long)t->resizes());
+    expect_insert_outcomes(*t, k, v, o, oracle, "build after resize");
+  }
+  // 3n/4 copies of 8 keys: more exceptional keys than the build tracks (half of the largest power
+  // of two <= 2 x 3n/4, i.e. n/2), so the table is given back empty and the batch runs the normal way.
+  {
+    const size_t m = n / 4 * 3;
+    auto t = make(m, 0.8, WX_GROW_AUTO);
+    std::vector<uint32_t> k(m), v(m);
+    auto few = unique_keys(r, 8);
+    for (size_t i = 0; i < m; ++i) k[i] = few[r.below(8)], v[i] = r.u32();
+    std::unordered_map<uint32_t, uint32_t> oracle;
+    auto o = insert(*t, k, v);
+    CHECK_MSG(t->builds() == 0, "builds %llu", (unsigned long long)t->builds());
+    expect_insert_outcomes(*t, k, v, o, oracle, "build given up");
+  }
+  std::printf("ok bulk build\n");
+}
+
 int main() {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
@@ -730,6 +859,8 @@ int main() {
       perf(std::atoi(std::getenv("GLHT_PERF_LOG2") ? std::getenv("GLHT_PERF_LOG2") : "26"));
       return 0;
     }
+    if (env.wants("build")) test_bulk_build(n);
+    if (!env.wants("core")) return 0;  // WIXLIB_PARTS=build: the bulk build only (compute-sanitizer)
     test_edges();
     test_basic(n);
     test_duplicates(env.small ? 500 : 4000, 64);

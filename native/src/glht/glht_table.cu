@@ -94,12 +94,21 @@ BatchResult GlhtTableT<Tr>::run(Mode mode, const Batch& b) {
     a.outcomes = scratch_outcomes_.get();
   }
 
-  const uint64_t errors_before = read_counters(st).errors;
+  const Counters before = read_counters(st);
+  const uint64_t errors_before = before.errors;
+  BuildBuffers build;  // scratch of a bulk build, allocated before the timed part like the table itself
+  const bool try_build = mode == Mode::insert && before.size == 0 && prepare_build(a.n, build, st);
   reset_call_counters(st);
   WX_CUDA(cudaEventRecord(ev0_, st));
-  launch_batch(mode, view(), a, st);
+  bool built = false;
+  if constexpr (!Tr::kWide) {
+    if (try_build) built = run_build(view(), build, a.keys, a.values_in, a.outcomes, a.n, st);
+  }
+  if (built) ++builds_;
+  else launch_batch(mode, view(), a, st);
   WX_CUDA(cudaEventRecord(ev1_, st));  // re-recorded after every later launch of this call
   Counters c = read_counters(st);
+  build = BuildBuffers{};  // the stream is idle here: freeing waits for nothing
   r.invalid = c.invalid;
   const uint64_t pending0 = c.pending;
   float pass0_ms = 0.f;
@@ -167,13 +176,28 @@ BatchResult GlhtTableT<Tr>::run(Mode mode, const Batch& b) {
   WX_CUDA(cudaEventElapsedTime(&ms, ev0_, ev1_));
   last_ms_ = ms;
   if (trace_)  // WIXLIB_TRACE=1: where a call's time went (diagnosis only)
-    std::fprintf(stderr, "[glht trace] mode %d n %llu: pass 0 %.3f ms (%llu unfinished), %d more passes, %d grows, total %.3f ms\n",
-                 static_cast<int>(mode), (unsigned long long)b.n, pass0_ms, (unsigned long long)pending0, passes, grows, ms);
+    std::fprintf(stderr, "[glht trace] mode %d n %llu: pass 0%s %.3f ms (%llu unfinished), %d more passes, %d grows, total %.3f ms\n",
+                 static_cast<int>(mode), (unsigned long long)b.n, built ? " (bulk build)" : "", pass0_ms,
+                 (unsigned long long)pending0, passes, grows, ms);
   c = read_counters(st);
   if (c.errors != errors_before)
     fail(WX_ERR_INTERNAL, "GLHT: kernels detected " + std::to_string(c.errors - errors_before) +
                               " broken invariants (leaked lock or misplaced key)");
   return r;
+}
+
+template <class Tr>
+bool GlhtTableT<Tr>::prepare_build(uint64_t n, BuildBuffers& build, cudaStream_t st) {
+  if (Tr::kWide || build_min_ == 0 || n < build_min_) return false;
+  if (static_cast<double>(n) > max_lf_ * static_cast<double>(nb_) && grow_ == WX_GROW_AUTO) {
+    try {  // the table would grow during the call anyway: an empty table is resized at no cost
+      rehash(nb_for_capacity(n), st);
+    } catch (const Error& err) {
+      if (err.status() != WX_ERR_OUT_OF_MEMORY) throw;
+    }
+  }
+  if (static_cast<double>(n) > kBuildMaxFill * static_cast<double>(nb_)) return false;
+  return alloc_build(build, n, nb_);
 }
 
 template <class Tr>
