@@ -11,6 +11,8 @@
 // same home's run as the first, found by looking back along the run); the outcomes of such keys
 // are settled afterwards against what the table holds. Elements it cannot settle (a full stash
 // bucket, a look-back too long) are left NONE for the normal passes.
+#include <climits>
+
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -26,11 +28,22 @@ namespace {
 constexpr int kBlock = 256;
 constexpr uint32_t kNoKey = 0xFFFFFFFFu;  // empty entry of the exception set (never a user key)
 
-// q_i = home_i - i: the slot p_i = i + max_{j<=i} q_j (inclusive max-scan). 32 bits: n < 2^31 and
-// nb < 2^31 (alloc_build).
+// Placement rule (GLHT_BUILD_HOME_FIRST). 0: Robin Hood, element i of the sorted batch at slot
+// p_i = i + max_{j<=i}(home_j - j), the first slot at or after its home that the elements before it
+// left free. 1: the first key of each home in the home slot (a "leader"); the others ("followers")
+// in sorted order, each at the first slot at or after its home that is neither a leader's home nor
+// taken by an earlier follower: in free-slot numbering that is f = rank + max(F(home) - rank) over
+// the followers so far, and with F(h) = h - (leaders before h) the leader counts cancel, leaving the
+// same scan over q_i = home_i - i + 1 (followers only) and a short walk past the next leaders' homes.
+#ifndef GLHT_BUILD_HOME_FIRST
+#define GLHT_BUILD_HOME_FIRST 1
+#endif
 struct HomeMinusIndex {
   const uint32_t* home;
-  __host__ __device__ int operator()(int i) const { return static_cast<int>(home[i]) - i; }
+  __host__ __device__ int operator()(int i) const {
+    if (!GLHT_BUILD_HOME_FIRST) return static_cast<int>(home[i]) - i;
+    return i > 0 && home[i] == home[i - 1] ? static_cast<int>(home[i]) - i + 1 : INT_MIN;
+  }
 };
 struct Max {
   __host__ __device__ int operator()(int a, int b) const { return a > b ? a : b; }
@@ -52,7 +65,7 @@ __global__ void k_build_prepare(const uint32_t* __restrict__ keys, const uint32_
                                 unsigned long long* __restrict__ kv, uint64_t n) {
   for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
     const uint32_t k = keys[i];
-    home[i] = static_cast<uint32_t>(home_of(k, nb));  // reserved keys too: they stay holes
+    home[i] = is_user_key(k) ? static_cast<uint32_t>(home_of(k, nb)) : static_cast<uint32_t>(nb);  // reserved: last
     kv[i] = make_kv(k, values ? values[i] : 0u);
   }
 }
@@ -63,6 +76,25 @@ __device__ __forceinline__ bool stash_claim(const View<Narrow>& t, unsigned long
   for (int q = 0; q < kH; ++q)
     if (atomicCAS(&t.s[base + q].kv, kEmptyKv, kv) == kEmptyKv) return true;
   return false;
+}
+
+// The slot of sorted element i (a follower under GLHT_BUILD_HOME_FIRST), at least kH past its home
+// when it overflows (also when the walk past the leaders' homes grows too long to follow).
+__device__ __forceinline__ long long slot_of(const uint32_t* __restrict__ home, const int* __restrict__ mx, uint64_t i,
+                                             uint64_t n, unsigned long long h, unsigned long long nb) {
+  long long p = static_cast<long long>(i) + mx[i];
+  if (!GLHT_BUILD_HOME_FIRST) return p;
+  // p counts the leaders up to i's run; the leaders of later runs whose homes are <= p push it on.
+  uint64_t j = i + 1;
+  for (int steps = 0; j < n && home[j] == h; ++j)
+    if (++steps > 2 * kH) return static_cast<long long>(h) + kH;
+  while (p - static_cast<long long>(h) < kH && j < n && home[j] <= p && home[j] < nb) {  // nb: reserved keys
+    ++p;
+    const uint32_t hj = home[j];
+    for (int steps = 0; j < n && home[j] == hj; ++j)
+      if (++steps > 2 * kH) return static_cast<long long>(h) + kH;
+  }
+  return p;
 }
 
 // One warp per 32 consecutive sorted elements (all lanes loop together: the meta bits of a home's
@@ -78,10 +110,12 @@ __global__ void k_build_place(View<Narrow> t, const uint32_t* __restrict__ home,
     unsigned long long h = ~0ull;  // past the batch: a home no element has
     unsigned long long kv = kEmptyKv;
     long long d = 0;
+    bool leader = false;
     if (i < n) {
       h = home[i];
       kv = kvs[i];
-      d = static_cast<long long>(i) + mx[i] - static_cast<long long>(h);  // >= 0
+      leader = i == 0 || home[i - 1] != h;
+      if (!GLHT_BUILD_HOME_FIRST || !leader) d = slot_of(home, mx, i, n, h, t.nb) - static_cast<long long>(h);
     }
     const uint32_t k = kv_key(kv);
     const bool user = is_user_key(k);
@@ -213,7 +247,7 @@ bool alloc_build(BuildBuffers& b, uint64_t n, uint64_t nb) {
   size_t sort_bytes = 0, scan_bytes = 0;
   cub::DoubleBuffer<uint32_t> hk(nullptr, nullptr);
   cub::DoubleBuffer<unsigned long long> kv(nullptr, nullptr);
-  WX_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, hk, kv, items, 0, home_bits(nb)));
+  WX_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, hk, kv, items, 0, home_bits(nb + 1)));
   WX_CUDA(cub::DeviceScan::InclusiveScan(nullptr, scan_bytes, QIter(thrust::counting_iterator<int>(0), HomeMinusIndex{nullptr}),
                                          static_cast<int*>(nullptr), Max{}, items));
   try {
@@ -239,7 +273,7 @@ bool run_build(const View<Narrow>& t, BuildBuffers& b, const uint32_t* keys, con
   cub::DoubleBuffer<uint32_t> hk(b.home[0].get(), b.home[1].get());
   cub::DoubleBuffer<unsigned long long> kv(b.kv[0].get(), b.kv[1].get());
   size_t bytes = b.temp_bytes;
-  WX_CUDA(cub::DeviceRadixSort::SortPairs(b.temp.get(), bytes, hk, kv, items, 0, home_bits(t.nb), st));
+  WX_CUDA(cub::DeviceRadixSort::SortPairs(b.temp.get(), bytes, hk, kv, items, 0, home_bits(t.nb + 1), st));
   // Free after the sort: the alternate buffers. The scan goes to kv's, the exception keys to hk's.
   int* mx = reinterpret_cast<int*>(kv.Alternate());
   uint32_t* exc = hk.Alternate();
