@@ -85,14 +85,16 @@ __device__ __forceinline__ long long slot_of(const uint32_t* __restrict__ home, 
   long long p = static_cast<long long>(i) + mx[i];
   if (!GLHT_BUILD_HOME_FIRST) return p;
   // p counts the leaders up to i's run; the leaders of later runs whose homes are <= p push it on.
+  // The walk reads the sorted homes after i (runs are ~1-6 long; kWalk bounds crowded homes).
+  constexpr int kWalk = 256;
+  int steps = 0;
   uint64_t j = i + 1;
-  for (int steps = 0; j < n && home[j] == h; ++j)
-    if (++steps > 2 * kH) return static_cast<long long>(h) + kH;
+  for (; j < n && home[j] == h; ++j)
+    if (++steps > kWalk) return static_cast<long long>(h) + kH;
   while (p - static_cast<long long>(h) < kH && j < n && home[j] <= p && home[j] < nb) {  // nb: reserved keys
     ++p;
-    const uint32_t hj = home[j];
-    for (int steps = 0; j < n && home[j] == hj; ++j)
-      if (++steps > 2 * kH) return static_cast<long long>(h) + kH;
+    for (const uint32_t hj = home[j]; j < n && home[j] == hj; ++j)
+      if (++steps > kWalk) return static_cast<long long>(h) + kH;
   }
   return p;
 }
