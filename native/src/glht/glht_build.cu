@@ -11,8 +11,6 @@
 // same home's run as the first, found by looking back along the run); the outcomes of such keys
 // are settled afterwards against what the table holds. Elements it cannot settle (a full stash
 // bucket, a look-back too long) are left NONE for the normal passes.
-#include <climits>
-
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -28,22 +26,11 @@ namespace {
 constexpr int kBlock = 256;
 constexpr uint32_t kNoKey = 0xFFFFFFFFu;  // empty entry of the exception set (never a user key)
 
-// Placement rule (GLHT_BUILD_HOME_FIRST). 0: Robin Hood, element i of the sorted batch at slot
-// p_i = i + max_{j<=i}(home_j - j), the first slot at or after its home that the elements before it
-// left free. 1: the first key of each home in the home slot (a "leader"); the others ("followers")
-// in sorted order, each at the first slot at or after its home that is neither a leader's home nor
-// taken by an earlier follower: in free-slot numbering that is f = rank + max(F(home) - rank) over
-// the followers so far, and with F(h) = h - (leaders before h) the leader counts cancel, leaving the
-// same scan over q_i = home_i - i + 1 (followers only) and a short walk past the next leaders' homes.
-#ifndef GLHT_BUILD_HOME_FIRST
-#define GLHT_BUILD_HOME_FIRST 1
-#endif
+// q_i = home_i - i: the slot p_i = i + max_{j<=i} q_j (inclusive max-scan). 32 bits: n < 2^31 and
+// nb < 2^31 (alloc_build).
 struct HomeMinusIndex {
   const uint32_t* home;
-  __host__ __device__ int operator()(int i) const {
-    if (!GLHT_BUILD_HOME_FIRST) return static_cast<int>(home[i]) - i;
-    return i > 0 && home[i] == home[i - 1] ? static_cast<int>(home[i]) - i + 1 : INT_MIN;
-  }
+  __host__ __device__ int operator()(int i) const { return static_cast<int>(home[i]) - i; }
 };
 struct Max {
   __host__ __device__ int operator()(int a, int b) const { return a > b ? a : b; }
@@ -78,27 +65,6 @@ __device__ __forceinline__ bool stash_claim(const View<Narrow>& t, unsigned long
   return false;
 }
 
-// The slot of sorted element i (a follower under GLHT_BUILD_HOME_FIRST), at least kH past its home
-// when it overflows (also when the walk past the leaders' homes grows too long to follow).
-__device__ __forceinline__ long long slot_of(const uint32_t* __restrict__ home, const int* __restrict__ mx, uint64_t i,
-                                             uint64_t n, unsigned long long h, unsigned long long nb) {
-  long long p = static_cast<long long>(i) + mx[i];
-  if (!GLHT_BUILD_HOME_FIRST) return p;
-  // p counts the leaders up to i's run; the leaders of later runs whose homes are <= p push it on.
-  // The walk reads the sorted homes after i (runs are ~1-6 long; kWalk bounds crowded homes).
-  constexpr int kWalk = 256;
-  int steps = 0;
-  uint64_t j = i + 1;
-  for (; j < n && home[j] == h; ++j)
-    if (++steps > kWalk) return static_cast<long long>(h) + kH;
-  while (p - static_cast<long long>(h) < kH && j < n && home[j] <= p && home[j] < nb) {  // nb: reserved keys
-    ++p;
-    for (const uint32_t hj = home[j]; j < n && home[j] == hj; ++j)
-      if (++steps > kWalk) return static_cast<long long>(h) + kH;
-  }
-  return p;
-}
-
 // One warp per 32 consecutive sorted elements (all lanes loop together: the meta bits of a home's
 // run are OR-ed across lanes). `mx` is the inclusive max-scan of home_j - j.
 __global__ void k_build_place(View<Narrow> t, const uint32_t* __restrict__ home,
@@ -112,12 +78,10 @@ __global__ void k_build_place(View<Narrow> t, const uint32_t* __restrict__ home,
     unsigned long long h = ~0ull;  // past the batch: a home no element has
     unsigned long long kv = kEmptyKv;
     long long d = 0;
-    bool leader = false;
     if (i < n) {
       h = home[i];
       kv = kvs[i];
-      leader = i == 0 || home[i - 1] != h;
-      if (!GLHT_BUILD_HOME_FIRST || !leader) d = slot_of(home, mx, i, n, h, t.nb) - static_cast<long long>(h);
+      d = static_cast<long long>(i) + mx[i] - static_cast<long long>(h);  // >= 0
     }
     const uint32_t k = kv_key(kv);
     const bool user = is_user_key(k);
