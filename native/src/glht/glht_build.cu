@@ -37,12 +37,6 @@ struct Max {
 };
 using QIter = thrust::transform_iterator<HomeMinusIndex, thrust::counting_iterator<int>>;
 
-int grid(uint64_t n) {
-  const uint64_t cap = uint64_t(current_sms()) * 8;
-  const uint64_t g = (n + kBlock - 1) / kBlock;
-  return static_cast<int>(g < 1 ? 1 : g > cap ? cap : g);
-}
-
 __device__ __forceinline__ uint32_t set_slot(uint32_t k, uint32_t mask) {
   return static_cast<uint32_t>(mix64(k)) & mask;
 }
@@ -234,7 +228,9 @@ bool alloc_build(BuildBuffers& b, uint64_t n, uint64_t nb) {
 bool run_build(const View<Narrow>& t, BuildBuffers& b, const uint32_t* keys, const uint32_t* values,
                uint8_t* outcomes, uint64_t n, cudaStream_t st) {
   const int items = static_cast<int>(n);
-  k_build_prepare<<<grid(n), kBlock, 0, st>>>(keys, values, t.nb, b.home[0].get(), b.kv[0].get(), n);
+  // One wave of blocks each (wave_grid): the kernels stride over the batch.
+  k_build_prepare<<<wave_grid(k_build_prepare, kBlock, n, kBlock), kBlock, 0, st>>>(keys, values, t.nb,
+                                                                                    b.home[0].get(), b.kv[0].get(), n);
   WX_CUDA_LAUNCHED("glht build prepare kernel");
   cub::DoubleBuffer<uint32_t> hk(b.home[0].get(), b.home[1].get());
   cub::DoubleBuffer<unsigned long long> kv(b.kv[0].get(), b.kv[1].get());
@@ -248,7 +244,8 @@ bool run_build(const View<Narrow>& t, BuildBuffers& b, const uint32_t* keys, con
                                          QIter(thrust::counting_iterator<int>(0), HomeMinusIndex{hk.Current()}),
                                          mx, Max{}, items, st));
   WX_CUDA(cudaMemsetAsync(&t.c->count, 0, sizeof(unsigned long long), st));
-  k_build_place<<<grid(n), kBlock, 0, st>>>(t, hk.Current(), kv.Current(), mx, exc, &t.c->count, n);
+  k_build_place<<<wave_grid(k_build_place, kBlock, n, kBlock), kBlock, 0, st>>>(t, hk.Current(), kv.Current(), mx, exc,
+                                                                                &t.c->count, n);
   WX_CUDA_LAUNCHED("glht build place kernel");
   unsigned long long ne = 0;
   WX_CUDA(cudaMemcpyAsync(&ne, &t.c->count, sizeof ne, cudaMemcpyDeviceToHost, st));
@@ -270,11 +267,12 @@ bool run_build(const View<Narrow>& t, BuildBuffers& b, const uint32_t* keys, con
     }
     WX_CUDA(cudaMemsetAsync(skeys, 0xFF, p * sizeof(uint32_t), st));
     WX_CUDA(cudaMemsetAsync(claims, 0xFF, p * sizeof(uint32_t), st));
-    k_build_set<<<grid(ne), kBlock, 0, st>>>(exc, ne, skeys, static_cast<uint32_t>(p - 1));
+    k_build_set<<<wave_grid(k_build_set, kBlock, ne, kBlock), kBlock, 0, st>>>(exc, ne, skeys,
+                                                                            static_cast<uint32_t>(p - 1));
     WX_CUDA_LAUNCHED("glht build set kernel");
   }
-  k_build_outcomes<<<grid(n), kBlock, 0, st>>>(t, keys, values, outcomes, n, skeys, claims,
-                                               static_cast<uint32_t>(p ? p - 1 : 0), ne > 0);
+  k_build_outcomes<<<wave_grid(k_build_outcomes, kBlock, n, kBlock), kBlock, 0, st>>>(
+      t, keys, values, outcomes, n, skeys, claims, static_cast<uint32_t>(p ? p - 1 : 0), ne > 0);
   WX_CUDA_LAUNCHED("glht build outcomes kernel");
   return true;
 }
