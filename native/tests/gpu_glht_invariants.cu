@@ -441,9 +441,13 @@ void test_lookups_during_moves(size_t n) {
 
 // Mixed batch over a small key universe: per key, the net effect of the outcomes matches the final
 // state, outcomes are legal, found values were written for that key. `universe` small = hot keys.
-void test_mixed(size_t n, size_t universe, int p_ins, int p_del, int p_find, uint64_t step) {
+// group > 0: the table runs mixed batches with that many rounds per warp chunk at any batch size
+// (WIXLIB_GLHT_MIXED_GROUP), so small cases, the sanitizer runs' included, take the grouped path.
+void test_mixed(size_t n, size_t universe, int p_ins, int p_del, int p_find, uint64_t step, int group = 0) {
   wxsuite::Rng r(wxsuite::sub_seed(g_seed, step));
+  if (group > 0) setenv("WIXLIB_GLHT_MIXED_GROUP", std::to_string(group).c_str(), 1);
   auto t = make(universe, 0.8, WX_GROW_AUTO);
+  unsetenv("WIXLIB_GLHT_MIXED_GROUP");
   auto u = unique_keys(r, universe);
   std::unordered_map<uint32_t, uint32_t> start;
   std::vector<uint32_t> pk, pv;
@@ -498,7 +502,8 @@ void test_mixed(size_t n, size_t universe, int p_ins, int p_del, int p_find, uin
       CHECK(vals[i] == 0xFFFFFFFFu);  // a miss leaves the value alone
     }
   check_clean(*t, "mixed", (int64_t)live);
-  std::printf("ok mixed n=%zu universe=%zu [%d,%d,%d]\n", n, universe, p_ins, p_del, p_find);
+  std::printf("ok mixed n=%zu universe=%zu [%d,%d,%d]%s\n", n, universe, p_ins, p_del, p_find,
+              group > 0 ? (" group " + std::to_string(group)).c_str() : "");
 }
 
 void test_growth(size_t n) {
@@ -869,7 +874,9 @@ int main() {
     test_lookups_during_moves(n);
     test_mixed(n, n / 4, 20, 20, 60, 11);
     test_mixed(n, n / 4, 40, 40, 20, 12);
+    test_mixed(n, n / 4, 20, 20, 60, 14, 8);  // grouped by op kind, 8 rounds per warp
     test_mixed(n / 16, 64, 40, 40, 20, 13);  // hot keys
+    test_mixed(n / 16, 64, 40, 40, 20, 15, 8);
     test_growth(env.small ? 20000 : 300000);
     // test_oom holds nearly all free device memory for a moment: GLHT_SKIP_OOM=1 when GPU tests run
     // in parallel on one device.

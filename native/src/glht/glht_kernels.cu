@@ -33,8 +33,15 @@ constexpr int kBlock = 256;
 #ifndef GLHT_ERASE_WAVE_PER_SM
 #define GLHT_ERASE_WAVE_PER_SM 3
 #endif
+// Mixed batches: each warp takes up to 32 * GLHT_MIXED_GROUP consecutive elements and runs them
+// grouped by op kind, 32 per round (run_grouped). 1 = no grouping (one element per lane and round).
+#ifndef GLHT_MIXED_GROUP
+#define GLHT_MIXED_GROUP 8
+#endif
 template <Mode M>
 constexpr bool kWave = (GLHT_WAVE_MODES >> static_cast<int>(M)) & 1;
+template <Mode M>
+constexpr int kMaxGroup = M == Mode::mixed && kWave<M> ? GLHT_MIXED_GROUP : 1;
 template <Mode M>
 constexpr int kWavePerSm = M == Mode::erase ? GLHT_ERASE_WAVE_PER_SM : 0;
 template <Mode M>
@@ -162,13 +169,75 @@ __device__ __forceinline__ void run_element(const View<Tr>& t, const Args<Tr>& a
   y.invalid += out == WX_OUT_INVALID_KEY;
 }
 
+// The kind of a mixed-batch element for grouping: 0 insert / insert_or_assign, 1 erase, 2 find (and
+// any other code, which run_element answers without memory traffic), 3 nothing to run (past the end, or
+// settled in an earlier pass).
+template <class Tr>
+__device__ __forceinline__ int op_class(const Args<Tr>& a, uint64_t e) {
+  if (e >= a.n) return 3;
+  if (a.pass > 0) {
+    const uint8_t o = a.outcomes[e];
+    if (!(o == WX_OUT_NONE || (a.rerun_full && o == WX_OUT_FULL))) return 3;
+  }
+  const uint8_t op = a.ops[e];
+  return op == WX_OP_INSERT || op == WX_OP_INSERT_OR_ASSIGN ? 0 : op == WX_OP_ERASE ? 1 : 2;
+}
+
+// Mixed batches, one wave: warp w of a block round takes the G * 32 elements from c0 and runs them
+// grouped by kind, 32 per round. The three thread paths are different code with their own dependent
+// reads, so a warp whose lanes hold all three kinds runs them one after the other and waits out each
+// one's memory latency; grouped, most rounds hold one kind (at [20,20,60] and G = 8, at most two of
+// ~8 rounds hold two). Same elements, same protocols: only which lane runs an element, and when,
+// changes (every element of a batch is concurrent with every other anyway).
+// g (launch-uniform, 1..kMaxGroup) rounds per chunk: smaller for batches that would not fill the card.
+template <class Tr>
+__device__ __forceinline__ void run_grouped(const View<Tr>& t, const Args<Tr>& a, int g, Tally& y) {
+  constexpr int G = kMaxGroup<Mode::mixed>;
+  static_assert(G <= 16, "2 bits per round in one word");
+  __shared__ uint16_t order[kBlock / 32][32 * G];  // chunk offsets of the elements, by kind
+  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  const unsigned lt = (1u << lane) - 1u;
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * kBlock * g;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * kBlock * g; base < a.n; base += stride) {
+    const uint64_t c0 = base + static_cast<uint64_t>(w) * 32 * g;
+    unsigned kinds = 0, total[3] = {0, 0, 0};  // kinds: 2 bits per round j
+#pragma unroll
+    for (int j = 0; j < G; ++j) {
+      const unsigned c = j < g ? op_class(a, c0 + j * 32 + lane) : 3u;
+      kinds |= c << (2 * j);
+#pragma unroll
+      for (unsigned q = 0; q < 3; ++q) total[q] += __popc(__ballot_sync(kFull, c == q));
+    }
+    const unsigned active = total[0] + total[1] + total[2];  // warp-uniform
+    unsigned next[3] = {0, total[0], total[0] + total[1]};   // where each kind's next element goes
+#pragma unroll
+    for (int j = 0; j < G; ++j) {
+      const unsigned c = (kinds >> (2 * j)) & 3u;
+#pragma unroll
+      for (unsigned q = 0; q < 3; ++q) {
+        const unsigned b = __ballot_sync(kFull, c == q);
+        if (c == q) order[w][next[q] + __popc(b & lt)] = static_cast<uint16_t>(j * 32 + lane);
+        next[q] += __popc(b);
+      }
+    }
+    __syncwarp();
+    for (unsigned r = 0; r * 32 < active; ++r) {
+      const unsigned q = r * 32 + lane;
+      run_element<Tr, Mode::mixed>(t, a, q < active ? c0 + order[w][q] : a.n, y);
+    }
+    __syncwarp();  // every lane has read its offsets before the next chunk overwrites them
+  }
+}
+
 // One element per thread, or (kWave<M>) one wave of blocks striding over the batch: the round base is
 // block-uniform, so every lane of a warp reaches the warp path's collectives together.
 template <class Tr, Mode M>
 __global__ void __launch_bounds__(kBlock, kMinBlocks<M>)
-    k_batch(View<Tr> t, Args<Tr> a) {
+    k_batch(View<Tr> t, Args<Tr> a, int group) {
   Tally y;
-  if constexpr (kWave<M>) {
+  if constexpr (kMaxGroup<M> > 1) {
+    run_grouped<Tr>(t, a, group, y);
+  } else if constexpr (kWave<M>) {
     const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
     for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < a.n; base += stride)
       run_element<Tr, M>(t, a, base + threadIdx.x, y);
@@ -316,8 +385,19 @@ __global__ void k_count_outcome(const uint8_t* o, uint64_t n, uint8_t which, uns
 
 template <class Tr, Mode M>
 void launch_mode(const View<Tr>& t, const Args<Tr>& a, cudaStream_t st) {
-  const unsigned g = kWave<M> ? wave_grid(k_batch<Tr, M>, kBlock, a.n, kBlock, kWavePerSm<M>) : grid_for(a.n);
-  k_batch<Tr, M><<<g, kBlock, 0, st>>>(t, a);
+  // Mixed: a.group, else the largest power of two that still gives every resident thread a chunk.
+  int group = 1;
+  if constexpr (kMaxGroup<M> > 1) {
+    if (a.group > 0) {
+      group = a.group < kMaxGroup<M> ? a.group : kMaxGroup<M>;
+    } else {
+      const uint64_t wave = static_cast<uint64_t>(wave_grid(k_batch<Tr, M>, kBlock, ~0ull >> 1, kBlock)) * kBlock;
+      while (group < kMaxGroup<M> && a.n >= wave * group * 2) group *= 2;
+    }
+  }
+  const unsigned g =
+      kWave<M> ? wave_grid(k_batch<Tr, M>, kBlock, a.n, kBlock * group, kWavePerSm<M>) : grid_for(a.n);
+  k_batch<Tr, M><<<g, kBlock, 0, st>>>(t, a, group);
 }
 
 template <class Tr>

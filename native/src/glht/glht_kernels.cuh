@@ -23,6 +23,7 @@ struct Args {
   typename Tr::Val not_found = 0;
   int pass = 0;            // 0: every element; > 0: only those marked NONE (pending) ...
   bool rerun_full = false;  // ... or FULL (after a grow)
+  int group = 0;  // mixed: rounds of 32 elements per warp chunk (run_grouped); 0 = by batch size
 };
 
 // Instantiated for Narrow and Wide (glht_kernels.cu).

@@ -86,6 +86,7 @@ BatchResult GlhtTableT<Tr>::run(Mode mode, const Batch& b) {
   a.outcomes = b.outcomes;
   a.n = b.n;
   a.not_found = static_cast<Val>(b.not_found);
+  a.group = mixed_group_;
   if (!read_only && !a.outcomes) {  // outcomes mark unfinished / full elements between passes
     if (scratch_outcomes_.size() < b.n) {
       scratch_outcomes_.reset();

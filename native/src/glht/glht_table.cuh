@@ -90,6 +90,9 @@ class GlhtTableT final : public Table {
   // (0: never). 2^24: from there the build also wins in wall time, its scratch's cudaMalloc and
   // cudaFree included (s13 run C: 2^24 wall 2.20 against 2.24 ms, 2^22 0.91 against 0.63).
   uint64_t build_min_ = env_u64("WIXLIB_GLHT_BUILD_MIN", uint64_t{1} << 24, 0, ~uint64_t{0});
+  // WIXLIB_GLHT_MIXED_GROUP: rounds of 32 elements per warp in mixed batches (Args::group; 0 = by
+  // batch size, up to 8). Tests force 8 on small batches so the grouped path runs under the sanitizers.
+  int mixed_group_ = static_cast<int>(env_u64("WIXLIB_GLHT_MIXED_GROUP", 0, 0, 16));
 };
 
 using GlhtTable = GlhtTableT<Narrow>;
