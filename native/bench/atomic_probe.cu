@@ -2,7 +2,8 @@
 // 16-byte slots of a table much larger than L2: 8- and 16-byte loads, 8-byte CAS, 16-byte CAS, and
 // the read-then-CAS pair of an insert, and whole-bucket reads by a tile of lanes (8 B per lane: 32, 64
 // and 128-byte buckets). Tells what bounds an insert, erase or bucket probe (DESIGN.md).
-// Usage: atomic_probe [log2 slots = 27] [log2 ops = 26]
+// Usage: atomic_probe [log2 slots = 27] [log2 ops = 26] [L2 fetch granularity in bytes: 0 = as is]
+// (the third sets cudaLimitMaxL2FetchGranularity first: how many bytes L2 asks DRAM for per miss).
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -133,10 +134,17 @@ int main(int argc, char** argv) {
     return 1;
   }
   cudaMemset(s, 0, slots * sizeof(Slot));
+  if (argc > 3 && std::atoi(argv[3]) > 0 &&
+      cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, std::atoi(argv[3])) != cudaSuccess) {
+    std::fprintf(stderr, "atomic_probe: cannot set the L2 fetch granularity to %s\n", argv[3]);
+    return 1;
+  }
+  size_t fetch = 0;
+  cudaDeviceGetLimit(&fetch, cudaLimitMaxL2FetchGranularity);
   cudaDeviceProp p{};
   cudaGetDeviceProperties(&p, 0);
-  std::printf("atomic_probe  device: %s  slots: 2^%d x 16 B (%.1f GiB)  ops: 2^%d random, best of 5\n", p.name,
-              log2s, slots * 16.0 / (1ull << 30), log2n);
+  std::printf("atomic_probe  device: %s  slots: 2^%d x 16 B (%.1f GiB)  ops: 2^%d random, best of 5  L2 fetch: %zu B\n",
+              p.name, log2s, slots * 16.0 / (1ull << 30), log2n, fetch);
   std::printf("load 8 B             %6.2f G/s\n", run<0>(s, slots - 1, n, sink));
   std::printf("load 16 B            %6.2f G/s\n", run<1>(s, slots - 1, n, sink));
   std::printf("CAS 8 B              %6.2f G/s\n", run<2>(s, slots - 1, n, sink));
