@@ -183,12 +183,12 @@ __device__ __forceinline__ int op_class(const Args<Tr>& a, uint64_t e) {
   return op == WX_OP_INSERT || op == WX_OP_INSERT_OR_ASSIGN ? 0 : op == WX_OP_ERASE ? 1 : 2;
 }
 
-// Mixed batches, one wave: warp w of a block round takes the G * 32 elements from c0 and runs them
-// grouped by kind, 32 per round. The three thread paths are different code with their own dependent
-// reads, so a warp whose lanes hold all three kinds runs them one after the other and waits out each
-// one's memory latency; grouped, most rounds hold one kind (at [20,20,60] and G = 8, at most two of
-// ~8 rounds hold two). Same elements, same protocols: only which lane runs an element, and when,
-// changes (every element of a batch is concurrent with every other anyway).
+// Mixed batches, one wave: warp w of a block round takes the g * 32 elements from c0 and runs them
+// grouped by kind (inserts, erases, finds), 32 per round. The three thread paths are different code
+// with their own dependent reads, so a warp whose lanes hold all three kinds runs them one after the
+// other and waits out each one's memory latency; grouped, most rounds hold one kind (at most two of
+// a chunk's g rounds hold two). Same elements, same protocols: only which lane runs an element, and
+// when, changes (every element of a batch is concurrent with every other anyway).
 // g (launch-uniform, 1..kMaxGroup) rounds per chunk: smaller for batches that would not fill the card.
 template <class Tr>
 __device__ __forceinline__ void run_grouped(const View<Tr>& t, const Args<Tr>& a, int g, Tally& y) {
