@@ -1,7 +1,9 @@
 // atomic_probe — the card's rates for the memory operations our tables are built from, on random
-// 16-byte slots of a table much larger than L2: 8- and 16-byte loads, 8-byte CAS, 16-byte CAS, and
-// the read-then-CAS pair of an insert, and whole-bucket reads by a tile of lanes (8 B per lane: 32, 64
-// and 128-byte buckets). Tells what bounds an insert, erase or bucket probe (DESIGN.md).
+// 16-byte slots of a table much larger than L2: 8- and 16-byte loads, 8-byte CAS (mostly failing: no
+// write-back), 16-byte CAS, the read-then-CAS pair of an insert, an 8-byte exchange (always writes),
+// Hive's insert (a 64-byte bucket read, then a CAS that succeeds) against chains of atomics walking
+// the bucket's words, and whole-bucket reads by a tile of lanes (8 B per lane: 32, 64 and 128-byte
+// buckets). Tells what bounds an insert, erase or bucket probe (DESIGN.md).
 // Usage: atomic_probe [log2 slots = 27] [log2 ops = 26] [L2 fetch granularity in bytes: 0 = as is]
 // (the third sets cudaLimitMaxL2FetchGranularity first: how many bytes L2 asks DRAM for per miss).
 #include <cuda_runtime.h>
@@ -58,10 +60,28 @@ __global__ void probe(Slot* s, uint64_t mask, uint64_t n, unsigned long long* si
       acc += atomicCAS(&p->a, i, i + 1);
     } else if (kOp == 3) {  // 16-byte CAS
       acc += cas128(p, i, 0, i + 1, 1);
-    } else {  // read 16 bytes, then a 16-byte CAS expecting what was read (an insert's pair)
+    } else if (kOp == 4) {  // read 16 bytes, then a 16-byte CAS expecting what was read (an insert's pair)
       unsigned long long x, y;
       ld16(p, x, y);
       acc += cas128(p, x, y, x + 1, y);
+    } else if (kOp == 5) {  // 8-byte exchange: always writes (a CAS that succeeds, without the read)
+      acc += atomicExch(&p->a, i);
+    } else {  // 64-byte buckets (4 slots): kOp 6 = read it (4 x 16 B), then an 8-byte CAS expecting
+              // what was read (Hive's insert); kOp 7 / 8 = 1 / 3 CAS that fail, then an exchange,
+              // each after the last (a claim that walks the bucket's words instead of reading it)
+      Slot* b = s + (slot_of(i, mask >> 2) << 2);
+      auto* w = reinterpret_cast<unsigned long long*>(b);
+      if (kOp == 6) {
+        unsigned long long x[8];
+        for (int q = 0; q < 4; ++q) ld16(b + q, x[2 * q], x[2 * q + 1]);
+        const int j = int(i & 7);
+        acc += atomicCAS(w + j, x[j], x[j] + 1);
+      } else {
+        const int fails = kOp == 7 ? 1 : 3;
+        unsigned long long last = 0;
+        for (int j = 0; j < fails; ++j) last = atomicCAS(w + j, ~last, last);  // never matches
+        acc += atomicExch(w + fails, last + i);
+      }
     }
   }
   if (acc == 0x123456789ull) *sink = acc;  // keeps the loads alive
@@ -150,6 +170,10 @@ int main(int argc, char** argv) {
   std::printf("CAS 8 B              %6.2f G/s\n", run<2>(s, slots - 1, n, sink));
   std::printf("CAS 16 B             %6.2f G/s\n", run<3>(s, slots - 1, n, sink));
   std::printf("load 16 B + CAS 16 B %6.2f G/s (pairs)\n", run<4>(s, slots - 1, n, sink));
+  std::printf("exchange 8 B         %6.2f G/s\n", run<5>(s, slots - 1, n, sink));
+  std::printf("load 64 B + CAS 8 B  %6.2f G/s (pairs on a 64-byte bucket)\n", run<6>(s, slots - 1, n, sink));
+  std::printf("CAS + exchange       %6.2f G/s (chains of 2 on a 64-byte bucket)\n", run<7>(s, slots - 1, n, sink));
+  std::printf("3 CAS + exchange     %6.2f G/s (chains of 4 on a 64-byte bucket)\n", run<8>(s, slots - 1, n, sink));
   std::printf("bucket 32 B, 4 lanes %6.2f G/s\n", run_buckets<4>(s, slots, n, sink));
   std::printf("bucket 64 B, 8 lanes %6.2f G/s\n", run_buckets<8>(s, slots, n, sink));
   std::printf("bucket 128 B, 16 ln  %6.2f G/s\n", run_buckets<16>(s, slots, n, sink));
