@@ -48,6 +48,13 @@ struct Dev {
 cudaStream_t g_stream = nullptr;
 uint64_t g_seed = 1;
 
+// Sets a table setting read from the environment (WIXLIB_GLHT_*) for the tables made while it lives.
+struct EnvGuard {
+  const char* name;
+  EnvGuard(const char* n, const std::string& v) : name(n) { setenv(name, v.c_str(), 1); }
+  ~EnvGuard() { unsetenv(name); }
+};
+
 std::unique_ptr<GlhtTable> make(uint64_t capacity, double lf, int grow) {
   wx_config c{};
   c.kind = WX_KIND_GLHT;
@@ -445,9 +452,10 @@ void test_lookups_during_moves(size_t n) {
 // (WIXLIB_GLHT_MIXED_GROUP), so small cases, the sanitizer runs' included, take the grouped path.
 void test_mixed(size_t n, size_t universe, int p_ins, int p_del, int p_find, uint64_t step, int group = 0) {
   wxsuite::Rng r(wxsuite::sub_seed(g_seed, step));
-  if (group > 0) setenv("WIXLIB_GLHT_MIXED_GROUP", std::to_string(group).c_str(), 1);
-  auto t = make(universe, 0.8, WX_GROW_AUTO);
-  unsetenv("WIXLIB_GLHT_MIXED_GROUP");
+  auto t = [&] {
+    EnvGuard g("WIXLIB_GLHT_MIXED_GROUP", std::to_string(group));  // 0: by batch size, as unset
+    return make(universe, 0.8, WX_GROW_AUTO);
+  }();
   auto u = unique_keys(r, universe);
   std::unordered_map<uint32_t, uint32_t> start;
   std::vector<uint32_t> pk, pv;
@@ -715,11 +723,7 @@ void perf(int log2n) {
 }  // namespace
 
 // ---- bulk build (glht_build.cu): inserts into an empty table placed by sorting. Tables made while
-// a BuildMinGuard lives build every insert batch into an empty table, whatever its size.
-struct BuildMinGuard {
-  explicit BuildMinGuard(const char* v) { setenv("WIXLIB_GLHT_BUILD_MIN", v, 1); }
-  ~BuildMinGuard() { unsetenv("WIXLIB_GLHT_BUILD_MIN"); }
-};
+// WIXLIB_GLHT_BUILD_MIN=1 (EnvGuard) build every insert batch into an empty table, whatever its size.
 
 // Checks a batch's insert outcomes against its keys: per user key exactly one INSERTED whose value
 // the table holds, every other copy PRESENT (or FULL when `full_ok`), reserved keys INVALID_KEY.
@@ -744,7 +748,7 @@ void expect_insert_outcomes(GlhtTable& t, const std::vector<uint32_t>& k, const 
 
 void test_bulk_build(size_t n) {
   wxsuite::Rng r(wxsuite::sub_seed(g_seed, 20));
-  BuildMinGuard guard("1");
+  EnvGuard guard("WIXLIB_GLHT_BUILD_MIN", "1");
   // Unique keys at three fills, then erase everything and build again (versions are no longer 0).
   for (double lf : {0.5, 0.8, 0.9}) {
     auto t = make(n, lf, WX_GROW_AUTO);
