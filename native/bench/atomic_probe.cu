@@ -5,7 +5,11 @@
 // the bucket's words, and whole-bucket reads by a tile of lanes (8 B per lane: 32, 64 and 128-byte
 // buckets). Tells what bounds an insert, erase or bucket probe (DESIGN.md).
 // Usage: atomic_probe [log2 slots = 27] [log2 ops = 26] [L2 fetch granularity in bytes: 0 = as is]
-// (the third sets cudaLimitMaxL2FetchGranularity first: how many bytes L2 asks DRAM for per miss).
+//                     [log2 regions = 0]
+// (the third sets cudaLimitMaxL2FetchGranularity first: how many bytes L2 asks DRAM for per miss; the
+// fourth splits the table into 2^r regions and sends op i to region i * 2^r / ops: the ops running at
+// once touch one region, as in a batch ordered by region, so a region that fits L2 is read from DRAM
+// about once).
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -18,12 +22,22 @@ struct alignas(16) Slot {
   unsigned long long a, b;
 };
 
-__device__ __forceinline__ uint64_t slot_of(uint64_t i, uint64_t mask) {
+__constant__ int c_log2_ops;
+__constant__ int c_log2_regions;
+
+__device__ __forceinline__ uint64_t mix(uint64_t i) {
   uint64_t x = i * 0x9E3779B97F4A7C15ull;
   x ^= x >> 29;
   x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 32;
-  return x & mask;
+  return x ^ (x >> 32);
+}
+
+// Random slot under mask (mask + 1 a power of two); with regions, op i's region's slots only.
+__device__ __forceinline__ uint64_t slot_of(uint64_t i, uint64_t mask) {
+  const uint64_t x = mix(i);
+  const int r = c_log2_regions;
+  const uint64_t in_region = mask >> r;
+  return ((i >> (c_log2_ops - r)) << (__popcll(mask) - r)) | (x & in_region);
 }
 
 // A strong 16-byte load (not cached in L1), as the tables' coherent reads.
@@ -66,6 +80,8 @@ __global__ void probe(Slot* s, uint64_t mask, uint64_t n, unsigned long long* si
       acc += cas128(p, x, y, x + 1, y);
     } else if (kOp == 5) {  // 8-byte exchange: always writes (a CAS that succeeds, without the read)
       acc += atomicExch(&p->a, i);
+    } else if (kOp == 9) {  // 1-byte store to a random byte of the first n bytes (outcomes by index)
+      reinterpret_cast<unsigned char*>(s)[mix(i ^ 0x2545F4914F6CDD1Dull) & (n - 1)] = static_cast<unsigned char>(i);
     } else {  // 64-byte buckets (4 slots): kOp 6 = read it (4 x 16 B), then an 8-byte CAS expecting
               // what was read (Hive's insert); kOp 7 / 8 = 1 / 3 CAS that fail, then an exchange,
               // each after the last (a claim that walks the bucket's words instead of reading it)
@@ -146,6 +162,13 @@ double run(Slot* s, uint64_t mask, uint64_t n, unsigned long long* sink) {
 
 int main(int argc, char** argv) {
   const int log2s = argc > 1 ? std::atoi(argv[1]) : 27, log2n = argc > 2 ? std::atoi(argv[2]) : 26;
+  const int log2r = argc > 4 ? std::atoi(argv[4]) : 0;
+  if (log2r < 0 || log2r > log2n || log2r > log2s - 3 || log2n > log2s + 4) {
+    std::fprintf(stderr, "atomic_probe: need 0 <= log2 regions <= min(log2 ops, log2 slots - 3), ops <= 16 x slots\n");
+    return 2;
+  }
+  cudaMemcpyToSymbol(c_log2_ops, &log2n, sizeof log2n);
+  cudaMemcpyToSymbol(c_log2_regions, &log2r, sizeof log2r);
   const uint64_t slots = 1ull << log2s, n = 1ull << log2n;
   Slot* s = nullptr;
   unsigned long long* sink = nullptr;
@@ -163,8 +186,9 @@ int main(int argc, char** argv) {
   cudaDeviceGetLimit(&fetch, cudaLimitMaxL2FetchGranularity);
   cudaDeviceProp p{};
   cudaGetDeviceProperties(&p, 0);
-  std::printf("atomic_probe  device: %s  slots: 2^%d x 16 B (%.1f GiB)  ops: 2^%d random, best of 5  L2 fetch: %zu B\n",
-              p.name, log2s, slots * 16.0 / (1ull << 30), log2n, fetch);
+  std::printf("atomic_probe  device: %s  L2: %d MiB  slots: 2^%d x 16 B (%.1f GiB)  ops: 2^%d random, best of 5  "
+              "L2 fetch: %zu B  regions: 2^%d\n",
+              p.name, p.l2CacheSize >> 20, log2s, slots * 16.0 / (1ull << 30), log2n, fetch, log2r);
   std::printf("load 8 B             %6.2f G/s\n", run<0>(s, slots - 1, n, sink));
   std::printf("load 16 B            %6.2f G/s\n", run<1>(s, slots - 1, n, sink));
   std::printf("CAS 8 B              %6.2f G/s\n", run<2>(s, slots - 1, n, sink));
@@ -172,6 +196,8 @@ int main(int argc, char** argv) {
   std::printf("load 16 B + CAS 16 B %6.2f G/s (pairs)\n", run<4>(s, slots - 1, n, sink));
   std::printf("exchange 8 B         %6.2f G/s\n", run<5>(s, slots - 1, n, sink));
   std::printf("load 64 B + CAS 8 B  %6.2f G/s (pairs on a 64-byte bucket)\n", run<6>(s, slots - 1, n, sink));
+  std::printf("store 1 B scattered  %6.2f G/s (over 2^%d bytes: outcomes written by element index)\n",
+              run<9>(s, slots - 1, n, sink), log2n);
   std::printf("CAS + exchange       %6.2f G/s (chains of 2 on a 64-byte bucket)\n", run<7>(s, slots - 1, n, sink));
   std::printf("3 CAS + exchange     %6.2f G/s (chains of 4 on a 64-byte bucket)\n", run<8>(s, slots - 1, n, sink));
   std::printf("bucket 32 B, 4 lanes %6.2f G/s\n", run_buckets<4>(s, slots, n, sink));

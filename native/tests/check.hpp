@@ -40,6 +40,14 @@
 
 namespace wxtest {
 
+// Sets a table setting read from the environment (WIXLIB_GLHT_*, WIXLIB_HIVE_*) for the tables made
+// while it lives (tables read their settings when they are made).
+struct EnvGuard {
+  const char* name;
+  EnvGuard(const char* n, const std::string& v) : name(n) { setenv(name, v.c_str(), 1); }
+  ~EnvGuard() { unsetenv(name); }
+};
+
 constexpr int kSkip = 77;
 
 // GPU tests call this first: exits 77 (skipped) when no device, or fails under WIXLIB_REQUIRE_GPU=1.

@@ -48,12 +48,7 @@ struct Dev {
 cudaStream_t g_stream = nullptr;
 uint64_t g_seed = 1;
 
-// Sets a table setting read from the environment (WIXLIB_GLHT_*) for the tables made while it lives.
-struct EnvGuard {
-  const char* name;
-  EnvGuard(const char* n, const std::string& v) : name(n) { setenv(name, v.c_str(), 1); }
-  ~EnvGuard() { unsetenv(name); }
-};
+using wxtest::EnvGuard;
 
 std::unique_ptr<GlhtTable> make(uint64_t capacity, double lf, int grow) {
   wx_config c{};

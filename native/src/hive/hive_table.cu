@@ -702,7 +702,8 @@ void HiveTableT<S>::stats(wx_stats* s) {
   s->size = size_;
   s->capacity = capacity();
   s->bytes = buckets_.bytes() + stash_.bytes() + locks_.bytes() + ovf_.bytes() + bits_.bytes() + lists_.bytes() +
-             drain_lists_.bytes() + combine_scratch_bytes(hot_.get());
+             drain_lists_.bytes() + dedupe_.bytes() + dedupe_temp_.bytes() + group_.bytes() + group_temp_.bytes() +
+             combine_scratch_bytes(hot_.get());
   s->resizes = resizes_;
   s->stash_used = stash_used_;
   s->displacements = displacements_;
