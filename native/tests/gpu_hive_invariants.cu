@@ -217,6 +217,51 @@ void stash_fill_and_drain(bool auto_drain) {
   std::printf("stash drain ok: %llu -> %llu entries\n", (unsigned long long)before, (unsigned long long)t.stash_used());
 }
 
+// An insert that finds its buckets full, no eviction path and its stash bucket full, while an entry
+// of that stash bucket could move to a freed slot of its own bucket: the call frees that stash slot
+// and inserts the key, without growing the table. 16 buckets, one stash bucket; A keys live only in
+// bucket 0 (b0 = b1 = 0), B keys only in bucket 1, C keys in 0 or 1 (both full: they fill the stash).
+void stash_relief() {
+  Stream st;
+  HiveTable t(config(128, 1.0));
+  Ops o{t, st.s};
+  CHECK(t.active_buckets() == 16 && t.stash_slots() == wx::hive::kSlots);
+  const wx::hive::Geometry g = wx::hive::geometry_of(16, 16);
+  std::vector<uint32_t> a, b, c;
+  for (uint32_t k = 0; a.size() < 9 || b.size() < 8 || c.size() < 8; ++k) {
+    const wx::hive::Place p = wx::hive::place_of(k, g, 0);
+    if (p.b0 == 0 && p.b1 == 0 && a.size() < 9) a.push_back(k);
+    if (p.b0 == 1 && p.b1 == 1 && b.size() < 8) b.push_back(k);
+    if (p.b0 == 0 && p.b1 == 1 && c.size() < 8) c.push_back(k);
+  }
+  const uint32_t last_a = a.back();
+  a.pop_back();
+  std::unordered_map<uint32_t, uint32_t> oracle;
+  for (const auto* keys : {&a, &b, &c}) {
+    Dev<uint32_t> dk(*keys), dv(*keys);
+    Dev<uint8_t> out(keys->size());
+    o.insert(dk, &dv, &out);
+    for (uint8_t x : out.get()) CHECK(x == WX_OUT_INSERTED);
+    for (uint32_t k : *keys) oracle[k] = k;
+  }
+  CHECK_MSG(t.stash_used() == wx::hive::kSlots, "stash holds %llu", (unsigned long long)t.stash_used());
+  Dev<uint32_t> gone(std::vector<uint32_t>{b[0]});
+  CHECK(o.erase(gone)[0] == WX_OUT_ERASED);  // a tombstone in bucket 1 (the stash is not empty)
+  oracle.erase(b[0]);
+  Dev<uint32_t> dk(std::vector<uint32_t>{last_a}), dv(std::vector<uint32_t>{7});
+  Dev<uint8_t> out(1);
+  o.insert(dk, &dv, &out);
+  CHECK_MSG(out.get()[0] == WX_OUT_INSERTED, "outcome %d", out.get()[0]);
+  oracle[last_a] = 7;
+  wx_stats s{};
+  t.stats(&s);
+  CHECK_MSG(s.resizes == 0 && t.active_buckets() == 16, "the table grew (%llu resizes, %u buckets)",
+            (unsigned long long)s.resizes, t.active_buckets());
+  VALID(t);
+  same_contents(o, oracle, "stash relief");
+  std::printf("stash relief ok\n");
+}
+
 // Load factor 0.97 of the slots with growth disabled: nothing lost, everything found, evictions ran.
 void eviction_stress() {
   Stream st;
@@ -337,11 +382,13 @@ int main(int argc, char** argv) {
   const char* small = std::getenv("WIXLIB_SMALL");
   if ((argc > 1 && std::strcmp(argv[1], "small") == 0) || (small && std::strcmp(small, "1") == 0)) {
     small_case();
+    stash_relief();
     return 0;
   }
   small_case();
   basics();
   same_key_batch();
+  stash_relief();
   stash_fill_and_drain(false);
   stash_fill_and_drain(true);
   eviction_stress();

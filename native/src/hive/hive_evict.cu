@@ -279,7 +279,27 @@ __global__ void mark_full_kernel(uint8_t* outcomes, const uint32_t* list, uint32
     outcomes[list[i]] = WX_OUT_FULL;
 }
 
+// The kSlots slots of the stash bucket of each listed job's key.
+template <class S>
+__global__ void stash_slots_kernel(ViewT<S> v, ElemArgsT<S> a, const uint32_t* jobs, uint32_t n, uint32_t* slots) {
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n * kSlots; i += gridDim.x * blockDim.x)
+    slots[i] = place_of(a.keys[jobs[i / kSlots]], v.geo, v.stash_mask).s * kSlots + i % kSlots;
+}
+
 }  // namespace
+
+template <class S>
+void launch_stash_slots(const ViewT<S>& v, const ElemArgsT<S>& a, const uint32_t* jobs, uint32_t n, uint32_t* slots,
+                        cudaStream_t s) {
+  if (n == 0) return;
+  const uint64_t need = (uint64_t(n) * kSlots + kBlock - 1) / kBlock;
+  stash_slots_kernel<S><<<static_cast<int>(need < 1024 ? need : 1024), kBlock, 0, s>>>(v, a, jobs, n, slots);
+  WX_CUDA_LAUNCHED("hive stash_slots_kernel");
+}
+template void launch_stash_slots<Kv32>(const ViewT<Kv32>&, const ElemArgsT<Kv32>&, const uint32_t*, uint32_t,
+                                       uint32_t*, cudaStream_t);
+template void launch_stash_slots<Kv64>(const ViewT<Kv64>&, const ElemArgsT<Kv64>&, const uint32_t*, uint32_t,
+                                       uint32_t*, cudaStream_t);
 
 template <class S>
 void launch_evict(const ViewT<S>& v, uint32_t* locks, Mode mode, const ElemArgsT<S>& a, const uint32_t* jobs,

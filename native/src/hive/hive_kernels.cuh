@@ -50,6 +50,10 @@ void launch_evict(const ViewT<S>& v, uint32_t* locks, Mode mode, const ElemArgsT
                   uint32_t njobs, bool from_stash, uint32_t* retry, unsigned* retry_len, uint32_t* full,
                   unsigned* full_len, uint32_t seed, bool serial, Counters* c, cudaStream_t s);
 void launch_mark_full(uint8_t* outcomes, const uint32_t* list, uint32_t n, cudaStream_t s);
+// slots[kSlots * i + q] = slot q of the stash bucket of the key of element jobs[i], i < n.
+template <class S>
+void launch_stash_slots(const ViewT<S>& v, const ElemArgsT<S>& a, const uint32_t* jobs, uint32_t n, uint32_t* slots,
+                        cudaStream_t s);
 // First pass of a stash drain (hive_drain.cu): lock-free, one thread per stash slot, one victim move;
 // the slots of the entries it leaves go to `left` (*left_len of them; room for every stash slot).
 template <class S>

@@ -65,6 +65,7 @@ class HiveTableT final : public Table {
   bool reserve_dedupe(uint32_t count, size_t& temp_bytes, uint64_t& scratch);
   uint32_t dedupe_pending(const Args& a, Mode mode, uint32_t count, uint32_t*& followers, uint32_t& nfollow);
   void drain_now();
+  void relieve_stash(const Args& a, const uint32_t* jobs, uint32_t nf, uint32_t* scratch);
   void grow_to(uint64_t target_buckets);
   bool try_grow_to(uint64_t target_buckets);
   void shrink_to(uint64_t target_buckets);
