@@ -4,6 +4,8 @@
 # insert reps: 1-5 FULL jobs after phase 2, then a 2.2 ms grow.
 #   1. wixbench Hive static LF 0.8 / 0.95 over several seeds (run B's untraced seed 3 ran 8.4 G/s),
 #      dynamic and growth; traced LF 0.95 reps (relief lines);
+#      GLHT dynamic once (its kernels file had two behaviour-neutral tidies: runs_in_pass, the
+#      resident-thread count of launch_mode);
 #   2. the whole GPU suite at full size (WIXLIB_BIG=1), memcheck + racecheck on five tests.
 set -u
 cd "$(dirname "$0")/../../.."
@@ -14,6 +16,7 @@ for s in 3 2 6; do
   log "hive static seed $s"; $W/wixbench --kind hive --bench static --lf 0.8,0.95 --reps 5 --seed $s 2>&1 | grep -E "^static" >>$R
 done
 log "hive dynamic"; $W/wixbench --kind hive --bench dynamic --reps 3 2>&1 | grep -E "^dynamic.*(16777215|,100\])" >>$R
+log "glht dynamic"; $W/wixbench --kind glht --bench dynamic --reps 3 2>&1 | grep -E "^dynamic.*(16777215|,100\])" >>$R
 log "hive growth"; $W/wixbench --kind hive --bench growth --reps 3 2>&1 | grep -E "^growth" >>$R
 for s in 2 3; do
   WIXLIB_TRACE=1 $W/wixbench --kind hive --bench static --lf 0.95 --reps 8 --seed $s 2>&1 | grep -E "mode 2|relief|serial|^static   insert" >$OUT/trace-lf95-seed$s.txt

@@ -95,6 +95,15 @@ __device__ __forceinline__ void run_slow_ops(const View<Tr>& t, int& out, typena
   }
 }
 
+// Whether element e (< a.n) runs in this pass: a re-run pass (after a grow) takes only the elements
+// still without an outcome, and FULL ones when asked to.
+template <class Tr>
+__device__ __forceinline__ bool runs_in_pass(const Args<Tr>& a, uint64_t e) {
+  if (a.pass == 0) return true;
+  const uint8_t o = a.outcomes[e];
+  return o == WX_OUT_NONE || (a.rerun_full && o == WX_OUT_FULL);
+}
+
 // One element of a bulk op (every lane of the warp calls it: the warp path is collective).
 template <class Tr, Mode M>
 __device__ __forceinline__ void run_element(const View<Tr>& t, const Args<Tr>& a, uint64_t e, Tally& y) {
@@ -104,12 +113,7 @@ __device__ __forceinline__ void run_element(const View<Tr>& t, const Args<Tr>& a
   typename Tr::Key k = 0;
   typename Tr::Val v = 0;
   if (e < a.n) {
-    bool take = true;
-    if (!kReadOnly && a.pass > 0) {
-      const uint8_t o = a.outcomes[e];
-      take = o == WX_OUT_NONE || (a.rerun_full && o == WX_OUT_FULL);
-    }
-    if (take) {
+    if (kReadOnly || runs_in_pass(a, e)) {
       k = a.keys[e];
       if constexpr (M == Mode::mixed) {
         op = a.ops[e];
@@ -174,11 +178,7 @@ __device__ __forceinline__ void run_element(const View<Tr>& t, const Args<Tr>& a
 // settled in an earlier pass).
 template <class Tr>
 __device__ __forceinline__ int op_class(const Args<Tr>& a, uint64_t e) {
-  if (e >= a.n) return 3;
-  if (a.pass > 0) {
-    const uint8_t o = a.outcomes[e];
-    if (!(o == WX_OUT_NONE || (a.rerun_full && o == WX_OUT_FULL))) return 3;
-  }
+  if (e >= a.n || !runs_in_pass(a, e)) return 3;
   const uint8_t op = a.ops[e];
   return op == WX_OP_INSERT || op == WX_OP_INSERT_OR_ASSIGN ? 0 : op == WX_OP_ERASE ? 1 : 2;
 }
@@ -391,7 +391,7 @@ void launch_mode(const View<Tr>& t, const Args<Tr>& a, cudaStream_t st) {
     if (a.group > 0) {
       group = a.group < kMaxGroup<M> ? a.group : kMaxGroup<M>;
     } else {
-      const uint64_t wave = static_cast<uint64_t>(wave_grid(k_batch<Tr, M>, kBlock, ~0ull >> 1, kBlock)) * kBlock;
+      const uint64_t wave = uint64_t(blocks_per_sm(k_batch<Tr, M>, kBlock)) * current_sms() * kBlock;  // resident threads
       while (group < kMaxGroup<M> && a.n >= wave * group * 2) group *= 2;
     }
   }
