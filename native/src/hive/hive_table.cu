@@ -38,9 +38,13 @@ constexpr uint64_t kDrainAt = HIVE_DRAIN_AT;
 #endif
 constexpr uint64_t kStashShare = HIVE_STASH_SHARE;
 constexpr int kMaxGrowSteps = 64;             // growth steps per chunk before giving up (FULL)
-constexpr uint32_t kDedupeMin = 4096;
+constexpr uint32_t kDedupeMin = 4096;         // pending jobs from which same-key jobs are merged
 constexpr uint32_t kReliefMax = 32;           // FULL jobs whose stash buckets are relieved (relieve_stash)
-constexpr int kReliefRounds = 2;              // reliefs per call before growing / draining         // pending jobs from which same-key jobs are merged
+// Reliefs per call before growing / draining (relieve_stash); 0 turns them off (A/B).
+#ifndef HIVE_RELIEF_ROUNDS
+#define HIVE_RELIEF_ROUNDS 2
+#endif
+constexpr int kReliefRounds = HIVE_RELIEF_ROUNDS;
 constexpr uint64_t kGroupMin = 1u << 16;      // mixed chunks from which elements run in op order
 // 1: a table made for n keys allocates the workspace of an n-element call when it is made (pending
 // bits, job lists and dedupe scratch for n/64 jobs: ~0.7 bytes per key, 7 % of the buckets' bytes).
