@@ -40,8 +40,8 @@
 
 namespace wxtest {
 
-// Sets a table setting read from the environment (WIXLIB_GLHT_*, WIXLIB_HIVE_*) for the tables made
-// while it lives (tables read their settings when they are made).
+// Sets a table setting read from the environment (WIXLIB_GLHT_*) for the tables made while it lives
+// (tables read their settings when they are made).
 struct EnvGuard {
   const char* name;
   EnvGuard(const char* n, const std::string& v) : name(n) { setenv(name, v.c_str(), 1); }

@@ -520,8 +520,8 @@ void HiveTableT<S>::resolve_pending(const Args& a, Mode mode, uint32_t count) {
   }
 }
 
-// A few inserts found no path and a full stash bucket (at LF 0.95, with the stash ~80 % full, about
-// one call in three ends with 1-5 such jobs among ~375 k). Before a grow (2.2 ms at 2^26 keys, and the
+// A few inserts found no path and a full stash bucket (at LF 0.95, with the stash ~80 % full, some
+// calls end with one or two such jobs among ~375 k: s15 traces, 1 rep in 18 and 3 in 8). Before a grow (2.2 ms at 2^26 keys, and the
 // table is no longer at the load factor asked for) or a whole drain: move the entries of just those
 // stash buckets into their own buckets (the drain's eviction, one tile: a slot listed twice is
 // harmless), then the jobs run again. scratch: 2 * kSlots * nf words.
