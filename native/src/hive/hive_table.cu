@@ -39,7 +39,9 @@ constexpr uint64_t kDrainAt = HIVE_DRAIN_AT;
 constexpr uint64_t kStashShare = HIVE_STASH_SHARE;
 constexpr int kMaxGrowSteps = 64;             // growth steps per chunk before giving up (FULL)
 constexpr uint32_t kDedupeMin = 4096;         // pending jobs from which same-key jobs are merged
+constexpr uint64_t kMinListCap = 1024;        // job lists hold at least this many jobs (ensure_workspace)
 constexpr uint32_t kReliefMax = 32;           // FULL jobs whose stash buckets are relieved (relieve_stash)
+static_assert(2 * kReliefMax * kSlots <= kMinListCap, "a relief's slot list and retry list fit one job list");
 // Reliefs per call before growing / draining (relieve_stash); 0 turns them off (A/B).
 #ifndef HIVE_RELIEF_ROUNDS
 #define HIVE_RELIEF_ROUNDS 2
@@ -190,7 +192,7 @@ void HiveTableT<S>::ensure_workspace(uint64_t elements, uint64_t list_len) {
   }
   if (list_cap_ < list_len) {
     lists_.reset();
-    const uint64_t cap = std::max<uint64_t>(list_len, 1024);
+    const uint64_t cap = std::max<uint64_t>(list_len, kMinListCap);
     lists_ = DeviceArray<uint32_t>(3 * cap);
     list_cap_ = cap;
   }
@@ -491,7 +493,7 @@ void HiveTableT<S>::resolve_pending(const Args& a, Mode mode, uint32_t count) {
     }
     const uint32_t nf = hl_[2];  // accumulated over the rounds
     if (nf == 0) return;
-    if (reliefs < kReliefRounds && nf <= kReliefMax && stash_now() > 0 && 2ull * nf * kSlots <= list_cap_) {
+    if (reliefs < kReliefRounds && nf <= kReliefMax && stash_now() > 0) {
       relieve_stash(a, full, nf, next);
       ++reliefs;
     } else if (grow_auto_ && grows < kMaxGrowSteps) {
