@@ -3,7 +3,9 @@
 // write-back), 16-byte CAS, the read-then-CAS pair of an insert, an 8-byte exchange (always writes),
 // Hive's insert (a 64-byte bucket read, then a CAS that succeeds) against chains of atomics walking
 // the bucket's words, and whole-bucket reads by a tile of lanes (8 B per lane: 32, 64 and 128-byte
-// buckets). Tells what bounds an insert, erase or bucket probe (DESIGN.md).
+// buckets); for 8-byte claims: read then CAS, read and exchange issued together (a speculative claim,
+// with or without a per-bucket hint naming the word), and Hive's phase-1 read by the warp then its CAS.
+// Tells what bounds an insert, erase or bucket probe (DESIGN.md).
 // Usage: atomic_probe [log2 slots = 27] [log2 ops = 26] [L2 fetch granularity in bytes: 0 = as is]
 //                     [log2 regions = 0]
 // (the third sets cudaLimitMaxL2FetchGranularity first: how many bytes L2 asks DRAM for per miss; the
@@ -80,6 +82,26 @@ __global__ void probe(Slot* s, uint64_t mask, uint64_t n, unsigned long long* si
       acc += cas128(p, x, y, x + 1, y);
     } else if (kOp == 5) {  // 8-byte exchange: always writes (a CAS that succeeds, without the read)
       acc += atomicExch(&p->a, i);
+    } else if (kOp == 10) {  // read 16 bytes, then an 8-byte CAS expecting what was read (8-byte slots)
+      unsigned long long x, y;
+      ld16(p, x, y);
+      acc += atomicCAS(&p->a, x, x + 1);
+    } else if (kOp == 11) {  // read 16 bytes and exchange 8 of them, issued together (a speculative claim)
+      unsigned long long x, y;
+      ld16(p, x, y);
+      acc += atomicExch(&p->b, i) ^ x;
+    } else if (kOp == 12) {  // a 1-byte fill hint of a 64-byte bucket from a 16 MB array (L2-resident),
+                             // then op 11 on the word it names, then the hint stored back (a claim
+                             // guided by a per-bucket hint instead of a read of the bucket)
+      unsigned char* hints = reinterpret_cast<unsigned char*>(sink + 1);
+      const uint64_t bucket = slot_of(i, mask >> 2), hi = bucket & ((1ull << 24) - 1);
+      unsigned short c;
+      asm volatile("ld.relaxed.gpu.global.u8 %0, [%1];" : "=h"(c) : "l"(hints + hi) : "memory");
+      Slot* q = s + bucket * 4 + ((c >> 1) & 3);
+      unsigned long long x, y;
+      ld16(q, x, y);
+      acc += atomicExch((c & 1) ? &q->b : &q->a, i) ^ x;
+      hints[hi] = static_cast<unsigned char>(c + 1);
     } else if (kOp == 9) {  // 1-byte store to a random byte of the first n bytes (outcomes by index)
       reinterpret_cast<unsigned char*>(s)[mix(i ^ 0x2545F4914F6CDD1Dull) & (n - 1)] = static_cast<unsigned char>(i);
     } else {  // 64-byte buckets (4 slots): kOp 6 = read it (4 x 16 B), then an 8-byte CAS expecting
@@ -101,6 +123,51 @@ __global__ void probe(Slot* s, uint64_t mask, uint64_t n, unsigned long long* si
     }
   }
   if (acc == 0x123456789ull) *sink = acc;  // keeps the loads alive
+}
+
+// Hive's phase-1 insert as it reads: the warp reads its 32 lanes' 64-byte buckets together (in round
+// q lane l loads 16-byte chunk l & 3 of the bucket of lane 8q + (l >> 2), as warp_b0), then each lane
+// CASes word i & 7 of its own bucket expecting what was read there.
+// kIo: as an insert batch, op i first reads 8 bytes of its own from io (a key and a value) and, after
+// its CAS, writes one byte there (its outcome).
+template <bool kIo>
+__global__ void warp_insert_probe(Slot* s, uint64_t mask, uint64_t n, unsigned long long* sink, uint2* io) {
+  unsigned long long acc = 0;
+  const int l = threadIdx.x & 31;
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i - l < n; i += stride) {
+    uint64_t key = i < n ? i : 0;  // a lane past the end reads some bucket with its warp, writes nothing
+    if (kIo && i < n) {
+      const uint2 kv = io[i];
+      key = kv.x | uint64_t(kv.y) << 32;
+    }
+    Slot* mine = s + ((kIo ? mix(key) & (mask >> 2) : slot_of(key, mask >> 2)) << 2);
+    unsigned long long lo[4], hi[4];
+    for (int q = 0; q < 4; ++q) {
+      const Slot* b = reinterpret_cast<const Slot*>(
+          __shfl_sync(~0u, reinterpret_cast<unsigned long long>(mine), 8 * q + (l >> 2)));
+      ld16(b + (l & 3), lo[q], hi[q]);
+    }
+    const int j = int(i & 7), src = 4 * (l & 7) + (j >> 1);
+    unsigned long long x = 0;
+    for (int q = 0; q < 4; ++q) {
+      const unsigned long long a = __shfl_sync(~0u, lo[q], src), b = __shfl_sync(~0u, hi[q], src);
+      if ((l >> 3) == q) x = (j & 1) ? b : a;
+    }
+    if (i < n) {
+      const unsigned long long o = atomicCAS(reinterpret_cast<unsigned long long*>(mine) + j, x, x + 1);
+      if (kIo) reinterpret_cast<unsigned char*>(io + n)[i] = static_cast<unsigned char>(o == x);
+      acc += o;
+    }
+  }
+  if (acc == 0x123456789ull) *sink = acc;
+}
+
+__global__ void fill_io(uint2* io, uint64_t n) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
+    const uint64_t x = mix(i ^ 0x5851F42D4C957F2Dull);
+    io[i] = make_uint2(uint32_t(x), uint32_t(x >> 32));
+  }
 }
 
 // A tile of kLanes lanes reads one random kLanes*8-byte aligned bucket, 8 bytes per lane (a Hive probe).
@@ -130,7 +197,10 @@ double timed(F launch, uint64_t n) {
     cudaEventRecord(a);
     launch();
     cudaEventRecord(b);
-    cudaEventSynchronize(b);
+    if (const cudaError_t e = cudaEventSynchronize(b); e != cudaSuccess) {
+      std::fprintf(stderr, "atomic_probe: %s\n", cudaGetErrorString(e));
+      std::exit(1);
+    }
     float ms = 0;
     cudaEventElapsedTime(&ms, a, b);
     if (ms < best) best = ms;
@@ -153,6 +223,15 @@ double run_buckets(Slot* s, uint64_t slots, uint64_t n, unsigned long long* sink
   return timed([&] { bucket_probe<kLanes><<<grid_size(), 256>>>(w, buckets - 1, n, sink); }, n);
 }
 
+// blocks_per_sm 0: as many as fit (the grid strides in waves); else a grid of that many per SM.
+template <bool kIo>
+double run_warp_insert(Slot* s, uint64_t mask, uint64_t n, unsigned long long* sink, uint2* io, int blocks_per_sm) {
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  const int grid = blocks_per_sm ? sms * blocks_per_sm : grid_size();
+  return timed([&] { warp_insert_probe<kIo><<<grid, 256>>>(s, mask, n, sink, io); }, n);
+}
+
 template <int kOp>
 double run(Slot* s, uint64_t mask, uint64_t n, unsigned long long* sink) {
   return timed([&] { probe<kOp><<<grid_size(), 256>>>(s, mask, n, sink); }, n);
@@ -167,16 +246,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "atomic_probe: need 0 <= log2 regions <= min(log2 ops, log2 slots - 3), ops <= 16 x slots\n");
     return 2;
   }
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each figure as it comes, should a later probe fail
   cudaMemcpyToSymbol(c_log2_ops, &log2n, sizeof log2n);
   cudaMemcpyToSymbol(c_log2_regions, &log2r, sizeof log2r);
   const uint64_t slots = 1ull << log2s, n = 1ull << log2n;
   Slot* s = nullptr;
   unsigned long long* sink = nullptr;
-  if (cudaMalloc(&s, slots * sizeof(Slot)) != cudaSuccess || cudaMalloc(&sink, 8) != cudaSuccess) {
+  if (cudaMalloc(&s, slots * sizeof(Slot)) != cudaSuccess || cudaMalloc(&sink, 8 + (1ull << 24)) != cudaSuccess) {
     std::fprintf(stderr, "atomic_probe: no device memory\n");
     return 1;
   }
   cudaMemset(s, 0, slots * sizeof(Slot));
+  cudaMemset(sink, 0, 8 + (1ull << 24));
   if (argc > 3 && std::atoi(argv[3]) > 0 &&
       cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, std::atoi(argv[3])) != cudaSuccess) {
     std::fprintf(stderr, "atomic_probe: cannot set the L2 fetch granularity to %s\n", argv[3]);
@@ -196,6 +277,22 @@ int main(int argc, char** argv) {
   std::printf("load 16 B + CAS 16 B %6.2f G/s (pairs)\n", run<4>(s, slots - 1, n, sink));
   std::printf("exchange 8 B         %6.2f G/s\n", run<5>(s, slots - 1, n, sink));
   std::printf("load 64 B + CAS 8 B  %6.2f G/s (pairs on a 64-byte bucket)\n", run<6>(s, slots - 1, n, sink));
+  std::printf("load 16 B + CAS 8 B   %6.2f G/s (pairs, the CAS expecting what was read)\n", run<10>(s, slots - 1, n, sink));
+  std::printf("load 16 B | exch 8 B  %6.2f G/s (issued together: a speculative claim)\n", run<11>(s, slots - 1, n, sink));
+  std::printf("hint, load | exch     %6.2f G/s (a 16 MB hint array names the word)\n", run<12>(s, slots - 1, n, sink));
+  uint2* io = nullptr;  // an insert batch's keys and values (distinct), then its outcomes
+  if (cudaMalloc(&io, n * 9) != cudaSuccess) {
+    std::fprintf(stderr, "atomic_probe: no device memory\n");
+    return 1;
+  }
+  fill_io<<<grid_size(), 256>>>(io, n);
+  std::printf("warp 64 B + CAS 8 B   %6.2f G/s (Hive's phase-1 read, then its claim)\n",
+              run_warp_insert<false>(s, slots - 1, n, sink, io, 0));
+  for (int b : {8, 5, 4})
+    std::printf("  at %d blocks / SM     %6.2f G/s\n", b, run_warp_insert<false>(s, slots - 1, n, sink, io, b));
+  std::printf("  + batch in and out   %6.2f G/s (8 bytes read, 1 written per op)\n",
+              run_warp_insert<true>(s, slots - 1, n, sink, io, 0));
+  std::printf("    at 5 blocks / SM   %6.2f G/s\n", run_warp_insert<true>(s, slots - 1, n, sink, io, 5));
   std::printf("store 1 B scattered  %6.2f G/s (over 2^%d bytes: outcomes written by element index)\n",
               run<9>(s, slots - 1, n, sink), log2n);
   std::printf("CAS + exchange       %6.2f G/s (chains of 2 on a 64-byte bucket)\n", run<7>(s, slots - 1, n, sink));

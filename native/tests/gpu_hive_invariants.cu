@@ -3,6 +3,7 @@
 // factor >= 0.95, same-key concurrency in mixed batches (incl. a full bucket), reserved keys.
 // `gpu_hive_invariants small` runs only the small case (for compute-sanitizer).
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -143,6 +144,76 @@ void same_key_batch() {
   VALID(t);
   same_contents(o, oracle, "same-key batch");
   std::printf("same-key batch ok (%zu keys)\n", oracle.size());
+}
+
+// An insert batch into a full table (GROW_NEVER, 85 % of the slots filled), with each new key four
+// times and every present key once, shuffled: in most warps some elements claim in b0 while others
+// (b0 full, the overflow bit set, a lost claim) run from the per-warp queue of p1_insert_kernel, with
+// copies of one key on both sides. Exactly one copy of a key is INSERTED (the others PRESENT) or all
+// are FULL; present keys keep their values; the table holds exactly that.
+void queued_inserts() {
+  Stream st;
+  HiveTable t(config(1 << 12, 1.0, 0.0, WX_GROW_NEVER));
+  t.set_auto_drain(false);  // the stash count below shows that keys went past b0 and b1
+  Ops o{t, st.s};
+  const uint64_t slots = t.capacity(), old_n = slots * 85 / 100, new_n = slots / 16;
+  auto keys = unique_keys(old_n + new_n, 9);
+  std::vector<uint32_t> ok(keys.begin(), keys.begin() + old_n), ov(old_n);
+  for (uint64_t i = 0; i < old_n; ++i) ov[i] = static_cast<uint32_t>(i + 1);
+  Dev<uint32_t> dok(ok), dov(ov);
+  Dev<uint8_t> oout(old_n);
+  o.insert(dok, &dov, &oout);
+  std::unordered_map<uint32_t, uint32_t> oracle;
+  for (uint64_t i = 0; i < old_n; ++i) {
+    CHECK(oout.get()[i] == WX_OUT_INSERTED);
+    oracle[ok[i]] = ov[i];
+  }
+  std::vector<uint32_t> bk, bv;
+  for (uint64_t i = 0; i < old_n; ++i) bk.push_back(ok[i]);
+  for (int copy = 0; copy < 4; ++copy)
+    for (uint64_t i = old_n; i < old_n + new_n; ++i) bk.push_back(keys[i]);
+  std::mt19937 rng(11);
+  std::shuffle(bk.begin(), bk.end(), rng);
+  for (uint64_t i = 0; i < bk.size(); ++i) bv.push_back(static_cast<uint32_t>(0x40000000u + i));
+  Dev<uint32_t> dk(bk), dv(bv);
+  Dev<uint8_t> out(bk.size());
+  o.insert(dk, &dv, &out);
+  const auto ho = out.get();
+  std::map<uint32_t, std::array<int, 3>> seen;  // inserted, present, full
+  std::map<uint32_t, uint32_t> winner;
+  for (uint64_t i = 0; i < bk.size(); ++i) {
+    auto& c = seen[bk[i]];
+    if (ho[i] == WX_OUT_INSERTED) {
+      ++c[0];
+      winner[bk[i]] = bv[i];
+    } else if (ho[i] == WX_OUT_PRESENT) {
+      ++c[1];
+    } else {
+      CHECK_MSG(ho[i] == WX_OUT_FULL, "key %u: outcome %d", bk[i], int(ho[i]));
+      ++c[2];
+    }
+  }
+  uint64_t inserted = 0, full_keys = 0;
+  for (uint64_t i = 0; i < old_n; ++i) {
+    const auto& c = seen[ok[i]];
+    CHECK_MSG(c[1] == 1 && c[0] == 0 && c[2] == 0, "present key %u: %d inserted, %d present, %d full", ok[i], c[0],
+              c[1], c[2]);
+  }
+  for (uint64_t i = old_n; i < old_n + new_n; ++i) {
+    const auto& c = seen[keys[i]];
+    CHECK_MSG((c[0] == 1 && c[1] == 3) || c[2] == 4, "new key %u: %d inserted, %d present, %d full", keys[i], c[0],
+              c[1], c[2]);
+    if (c[0] == 1) oracle[keys[i]] = winner[keys[i]], ++inserted;
+    else ++full_keys;
+  }
+  wx_stats s{};
+  t.stats(&s);
+  CHECK_MSG(s.stash_used > 0, "no key reached the stash: the queued paths were not exercised");
+  CHECK(inserted > 0);
+  VALID(t);
+  same_contents(o, oracle, "queued inserts");
+  std::printf("queued inserts ok: %llu of %llu new keys in, %llu full, stash %llu\n", (unsigned long long)inserted,
+              (unsigned long long)new_n, (unsigned long long)full_keys, (unsigned long long)s.stash_used);
 }
 
 // Fill a GROW_NEVER table to 100% of its slots with the drain off: the stash fills; every key that
@@ -383,12 +454,14 @@ int main(int argc, char** argv) {
   if ((argc > 1 && std::strcmp(argv[1], "small") == 0) || (small && std::strcmp(small, "1") == 0)) {
     small_case();
     stash_relief();
+    queued_inserts();
     return 0;
   }
   small_case();
   basics();
   same_key_batch();
   stash_relief();
+  queued_inserts();
   stash_fill_and_drain(false);
   stash_fill_and_drain(true);
   eviction_stress();

@@ -12,6 +12,11 @@ namespace cg = cooperative_groups;
 using Tile = cg::thread_block_tile<kSlots, cg::thread_block>;
 
 constexpr int kBlock = 256;                     // threads per block of every Hive kernel
+// Resident blocks per SM asked of the compiler for the phase-1 writers (p1_kernel's inserts and
+// erases, p1_insert_kernel): a register budget, measured in hive_ops.cu.
+#ifndef HIVE_WRITE_MIN_BLOCKS
+#define HIVE_WRITE_MIN_BLOCKS 5
+#endif
 constexpr int kTilesPerBlock = kBlock / kSlots;
 
 __device__ __forceinline__ Tile this_tile() { return cg::tiled_partition<kSlots>(cg::this_thread_block()); }

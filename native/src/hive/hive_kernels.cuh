@@ -36,6 +36,9 @@ using ElemArgs = ElemArgsT<Kv32>;
 template <class S>
 void launch_p1(Mode mode, const ViewT<S>& v, const ElemArgsT<S>& a, uint32_t* pending_bits, bool stash_possible,
                bool erase_to_empty, Counters* c, cudaStream_t s);
+// Phase 1 of a pure Kv32 insert batch (hive_insert.cu), as launch_p1 with Mode::Insert.
+void launch_p1_insert(const ViewT<Kv32>& v, const ElemArgsT<Kv32>& a, uint32_t* pending_bits, Counters* c,
+                      cudaStream_t s);
 // Turns a bit set over [0, nbits) into a list of indices (unordered); *len counts all set bits,
 // only the first cap are written.
 void launch_compact(const uint32_t* bits, uint64_t nbits, uint32_t* list, uint32_t cap, unsigned* len,

@@ -315,16 +315,13 @@ __device__ __forceinline__ B0 b0_of(const uint64_t* b, uint32_t k, bool active) 
 }
 
 // Resident blocks asked of the compiler (a register budget): finds fit 40 registers at 6 blocks,
-// inserts / erases 48 at 5 (HIVE_WRITE_MIN_BLOCKS; 56 at 4 inserted 11.1-11.3 G/s, 48 at 5 11.5, s8;
+// inserts / erases 48 at 5 (HIVE_WRITE_MIN_BLOCKS, hive_device.cuh; 56 at 4 inserted 11.1-11.3 G/s, 48 at 5 11.5, s8;
 // 40 at 6 10.7 against 12.3, s10);
 // the mixed kernel (64) ran [20,20,60] 11.7 at 3 blocks, 12.0 at 4 and [40,40,20] 11.5 / 11.2 (s7);
 // s10, interleaved twice: 48 registers at 5 blocks (~100 bytes spilled) 13.3 / 12.0 and 12.2 / 12.7
 // against 12.8 / 11.6 and 11.0 / 11.9 at 3 (HIVE_MIXED_MIN_BLOCKS).
 #ifndef HIVE_MIXED_MIN_BLOCKS
 #define HIVE_MIXED_MIN_BLOCKS 5
-#endif
-#ifndef HIVE_WRITE_MIN_BLOCKS
-#define HIVE_WRITE_MIN_BLOCKS 5
 #endif
 template <Mode kMode>
 constexpr int kP1MinBlocks = kMode == Mode::Find || kMode == Mode::Contains ? 6
@@ -516,6 +513,13 @@ void launch_follow(const ViewT<S>& v, const ElemArgsT<S>& a, const uint32_t* fol
   WX_CUDA_LAUNCHED("hive follow_kernel");
 }
 
+// Pure Kv32 insert batches run p1_insert_kernel (hive_insert.cu: the uncommon paths queued per warp);
+// HIVE_INSERT_QUEUE=0 runs them through p1_kernel, for A/B.
+#ifndef HIVE_INSERT_QUEUE
+#define HIVE_INSERT_QUEUE 1
+#endif
+constexpr bool kInsertQueue = HIVE_INSERT_QUEUE != 0;
+
 template <class S>
 void launch_p1(Mode mode, const ViewT<S>& v, const ElemArgsT<S>& a, uint32_t* pending_bits, bool stash_possible,
                bool erase_to_empty, Counters* c, cudaStream_t s) {
@@ -537,7 +541,10 @@ void launch_p1(Mode mode, const ViewT<S>& v, const ElemArgsT<S>& a, uint32_t* pe
   switch (mode) {
     case Mode::Find: go(p1_kernel<S, Mode::Find>); break;
     case Mode::Contains: go(p1_kernel<S, Mode::Contains>); break;
-    case Mode::Insert: go(p1_kernel<S, Mode::Insert>); break;
+    case Mode::Insert:
+      if constexpr (!S::kWide && kInsertQueue) launch_p1_insert(v, a, pending_bits, c, s);
+      else go(p1_kernel<S, Mode::Insert>);
+      break;
     case Mode::Assign:
       go(p1_kernel<S, Mode::Assign>);
       slow(p1_slow_kernel<Mode::Assign>);

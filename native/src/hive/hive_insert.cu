@@ -1,0 +1,127 @@
+// Phase 1 of a pure insert batch (Kv32), one thread per element, with the uncommon paths queued.
+// Every element of a warp reads its b0 together (warp_b0); one whose key is absent there, whose b0
+// has an EMPTY slot and whose overflow bit is clear claims that slot with one CAS, as thread_insert
+// would. The rest — b0 full, the bit set, b1 first, a lost CAS: ~8 % of the elements at LF 0.8 —
+// go to a per-warp queue in shared memory and run thread_insert 32 at a time, all lanes busy.
+// Why: inline, one lane's b1 or stash read and CAS held its 31 neighbours; at LF 0.8 most warp
+// iterations have such a lane (1 - 0.94^32), so a warp waited on four dependent accesses, not two.
+// A queued element is a slow thread: thread_insert takes the b0 view it had (its lowest EMPTY slot,
+// which a lost CAS re-reads) and re-reads b1 and the stash itself, so every phase-1 argument of
+// hive_ops.cu holds unchanged (EMPTY never comes back within the phase).
+#include "common/cuda_util.cuh"
+#include "hive/hive_device.cuh"
+#include "hive/hive_kernels.cuh"
+#include "hive/hive_thread.cuh"
+#include "wixlib.h"
+
+namespace wx::hive {
+namespace {
+
+constexpr int kWarps = kBlock / 32;
+constexpr int kQueue = 64;  // < 32 left after each drain + 32 new at most
+
+struct Queue {
+  uint64_t i[kQueue];
+  uint32_t k[kQueue], val[kQueue];
+  int8_t b0[kQueue];  // lowest EMPTY slot of b0 as read (-1: none), | 0x10: overflow bit set
+};
+
+struct Out {
+  const ElemArgs& a;
+  uint32_t* pending_bits;
+  Tally& tl;
+  __device__ void operator()(uint64_t i, uint8_t r, int tier) const {
+    if (r == kPending) {
+      ++tl.pending();
+      atomicOr(&pending_bits[i >> 5], 1u << (i & 31));
+      return;
+    }
+    if (r == WX_OUT_INSERTED) {
+      ++tl.inserted();
+      if (tier == 2) ++tl.stash_in();
+    }
+    if (a.outcomes) a.outcomes[i] = r;
+  }
+};
+
+// Lanes below `take` run the last `take` queued elements; warp-uniform.
+__device__ __forceinline__ void run_queued(const View& v, Queue& q, unsigned& queued, unsigned take, const Out& out) {
+  const unsigned l = threadIdx.x & 31;
+  if (l < take) {
+    const unsigned at = queued - take + l;
+    const uint32_t k = q.k[at];
+    const int8_t e = q.b0[at];
+    B0 b0;
+    b0.empty = (e & 0xF) == 0xF ? -1 : (e & 0xF);
+    int tier = 0;
+    const uint8_t r = thread_insert(v, place_of(k, v.geo, v.stash_mask), k, q.val[at], false, (e & 0x10) != 0, b0, &tier);
+    out(q.i[at], r, tier);
+  }
+  queued -= take;
+  __syncwarp();
+}
+
+__global__ void __launch_bounds__(kBlock, HIVE_WRITE_MIN_BLOCKS)
+    p1_insert_kernel(View v, ElemArgs a, uint32_t* pending_bits, Counters* c) {
+  __shared__ Queue queues[kWarps];
+  Queue& q = queues[threadIdx.x >> 5];
+  const unsigned l = threadIdx.x & 31;
+  Tally tl;
+  const Out out{a, pending_bits, tl};
+  unsigned queued = 0;  // warp-uniform
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t j0 = uint64_t(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); j0 < a.n; j0 += stride) {
+    const uint64_t j = j0 + l;
+    uint64_t i = 0;
+    uint32_t k = Kv32::kTomb, val = 0;
+    Place p{0, 0, 0};
+    bool ovf = false, active = false;
+    if (j < a.n) {
+      i = a.index ? a.index[j] : j;
+      k = a.keys[i];
+      if (a.vin) val = a.vin[i];
+      if (k >= Kv32::kTomb) {
+        ++tl.invalid();
+        if (a.outcomes) a.outcomes[i] = WX_OUT_INVALID_KEY;
+      } else {
+        p = place_of(k, v.geo, v.stash_mask);
+        ovf = ovf_test<false>(v.ovf, p.b0);
+        active = true;
+      }
+    }
+    const B0 b0 = warp_b0<false>(v.buckets[p.b0].w, k);  // inactive lanes: p = {0, 0, 0}
+    bool queue = false;
+    if (active) {
+      if (b0.hit >= 0) {
+        out(i, WX_OUT_PRESENT, 0);
+      } else if (!ovf && b0.empty >= 0 && first_tier(p, v.geo) == 0 &&
+                 cas_slot(v.buckets[p.b0].w + b0.empty, kEmptyWord, pack(k, val)) == kEmptyWord) {
+        out(i, WX_OUT_INSERTED, 0);
+      } else {
+        queue = true;
+      }
+    }
+    const unsigned m = __ballot_sync(kWarp, queue);
+    if (queue) {
+      const unsigned at = queued + __popc(m & ((1u << l) - 1));
+      q.i[at] = i, q.k[at] = k, q.val[at] = val;
+      q.b0[at] = static_cast<int8_t>((b0.empty & 0xF) | (ovf ? 0x10 : 0));
+    }
+    queued += __popc(m);
+    __syncwarp();
+    if (queued >= 32) run_queued(v, q, queued, 32, out);
+  }
+  if (queued) run_queued(v, q, queued, queued, out);
+  flush_tally(tl, c);
+}
+
+}  // namespace
+
+void launch_p1_insert(const View& v, const ElemArgs& a, uint32_t* pending_bits, Counters* c, cudaStream_t s) {
+  if (a.n == 0) return;
+  const int grid = wave_grid(p1_insert_kernel, kBlock, a.n, kBlock);
+  p1_insert_kernel<<<grid, kBlock, 0, s>>>(v, a, pending_bits, c);
+  WX_CUDA_LAUNCHED("hive p1_insert_kernel");
+}
+
+}  // namespace wx::hive
