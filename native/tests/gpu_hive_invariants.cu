@@ -216,6 +216,52 @@ void queued_inserts() {
               (unsigned long long)new_n, (unsigned long long)full_keys, (unsigned long long)s.stash_used);
 }
 
+// A tidy table (ViewT::tidy): inserts take a miss in a b0 that shows an EMPTY slot as final without
+// the overflow bit (p1_insert_kernel); an erase to EMPTY must end that. 8 keys fill bucket B, 4 more with b0 = B go to their b1; erasing one of the 8 (the
+// stash is empty, so the erase writes EMPTY) frees a slot in B. Inserting the 4 again must answer
+// PRESENT (not put a second copy in B), and finds, contains and a mixed batch must see them.
+void tidy_flag() {
+  Stream st;
+  HiveTable t(config(1 << 14, 0.9, 0.0, WX_GROW_NEVER));
+  Ops o{t, st.s};
+  const uint32_t B = t.place(1).b0;
+  std::vector<uint32_t> fill, other;  // b0 = B; fill first, then other (b1 != B)
+  for (uint32_t k = 2; other.size() < 4; ++k) {
+    const wx::hive::Place p = t.place(k);
+    if (p.b0 != B || p.b1 == B) continue;
+    (fill.size() < 8 ? fill : other).push_back(k);
+  }
+  Dev<uint32_t> dfill(fill), dother(other);  // values = keys
+  Dev<uint8_t> out8(8), out4(4);
+  o.insert(dfill, &dfill, &out8);
+  for (uint8_t x : out8.get()) CHECK(x == WX_OUT_INSERTED);
+  o.insert(dother, &dother, &out4);
+  for (uint8_t x : out4.get()) CHECK(x == WX_OUT_INSERTED);
+  CHECK(t.size() == 12 && t.stash_used() == 0);
+  VALID(t);  // tidy: checks that B (which holds other's b0) has no EMPTY slot
+  Dev<uint32_t> dgone(std::vector<uint32_t>{fill[0]});
+  CHECK(o.erase(dgone)[0] == WX_OUT_ERASED);
+  VALID(t);
+  o.insert(dother, &dother, &out4);
+  for (uint8_t x : out4.get()) CHECK_MSG(x == WX_OUT_PRESENT, "a key in b1 behind a freed b0 slot: outcome %d", x);
+  auto f = o.find(dother);
+  for (int i = 0; i < 4; ++i) CHECK(f[i] == other[i]);
+  for (uint8_t x : o.contains(dother)) CHECK(x == 1);
+  Dev<uint8_t> dops(std::vector<uint8_t>{WX_OP_INSERT, WX_OP_FIND, WX_OP_INSERT, WX_OP_FIND});
+  Dev<uint32_t> dv(std::vector<uint32_t>{1, 2, 3, 4});
+  const auto mo = o.mixed(dops, dother, dv);
+  CHECK(mo[0] == WX_OUT_PRESENT && mo[1] == WX_OUT_FOUND && mo[2] == WX_OUT_PRESENT && mo[3] == WX_OUT_FOUND);
+  const auto mv = dv.get();
+  CHECK(mv[1] == other[1] && mv[3] == other[3]);
+  CHECK(t.size() == 11);
+  VALID(t);
+  Dev<uint8_t> out1(1);
+  o.insert(dgone, &dgone, &out1);  // the freed slot takes a key again
+  CHECK(out1.get()[0] == WX_OUT_INSERTED && t.size() == 12);
+  VALID(t);
+  std::printf("tidy flag ok (bucket %u)\n", B);
+}
+
 // Fill a GROW_NEVER table to 100% of its slots with the drain off: the stash fills; every key that
 // was reported INSERTED is found with its value; then the drain moves what it can and nothing is lost.
 // auto_drain: the drain is left to the table, which runs it after an insert that ends with the stash
@@ -455,10 +501,12 @@ int main(int argc, char** argv) {
     small_case();
     stash_relief();
     queued_inserts();
+    tidy_flag();
     return 0;
   }
   small_case();
   basics();
+  tidy_flag();
   same_key_batch();
   stash_relief();
   queued_inserts();

@@ -8,6 +8,8 @@
 // A queued element is a slow thread: thread_insert takes the b0 view it had (its lowest EMPTY slot,
 // which a lost CAS re-reads) and re-reads b1 and the stash itself, so every phase-1 argument of
 // hive_ops.cu holds unchanged (EMPTY never comes back within the phase).
+// On a tidy table (ViewT::tidy) a b0 that shows an EMPTY slot has no key of its own elsewhere, so the
+// fast path reads no overflow bit: only queued elements read it (HIVE_TIDY=0 reads it for all, A/B).
 #include "common/cuda_util.cuh"
 #include "hive/hive_device.cuh"
 #include "hive/hive_kernels.cuh"
@@ -19,6 +21,9 @@ namespace {
 
 constexpr int kWarps = kBlock / 32;
 constexpr int kQueue = 64;  // < 32 left after each drain + 32 new at most
+#ifndef HIVE_TIDY
+#define HIVE_TIDY 1
+#endif
 
 struct Queue {
   uint64_t i[kQueue];
@@ -69,6 +74,7 @@ __global__ void __launch_bounds__(kBlock, HIVE_WRITE_MIN_BLOCKS)
   Tally tl;
   const Out out{a, pending_bits, tl};
   unsigned queued = 0;  // warp-uniform
+  const bool tidy = HIVE_TIDY && v.tidy;
   const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
   for (uint64_t j0 = uint64_t(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); j0 < a.n; j0 += stride) {
     const uint64_t j = j0 + l;
@@ -85,7 +91,7 @@ __global__ void __launch_bounds__(kBlock, HIVE_WRITE_MIN_BLOCKS)
         if (a.outcomes) a.outcomes[i] = WX_OUT_INVALID_KEY;
       } else {
         p = place_of(k, v.geo, v.stash_mask);
-        ovf = ovf_test<false>(v.ovf, p.b0);
+        if (!tidy) ovf = ovf_test<false>(v.ovf, p.b0);
         active = true;
       }
     }
@@ -94,7 +100,7 @@ __global__ void __launch_bounds__(kBlock, HIVE_WRITE_MIN_BLOCKS)
     if (active) {
       if (b0.hit >= 0) {
         out(i, WX_OUT_PRESENT, 0);
-      } else if (!ovf && b0.empty >= 0 && first_tier(p, v.geo) == 0 &&
+      } else if ((tidy || !ovf) && b0.empty >= 0 && first_tier(p, v.geo) == 0 &&
                  cas_slot(v.buckets[p.b0].w + b0.empty, kEmptyWord, pack(k, val)) == kEmptyWord) {
         out(i, WX_OUT_INSERTED, 0);
       } else {
@@ -103,6 +109,7 @@ __global__ void __launch_bounds__(kBlock, HIVE_WRITE_MIN_BLOCKS)
     }
     const unsigned m = __ballot_sync(kWarp, queue);
     if (queue) {
+      if (tidy) ovf = ovf_test<false>(v.ovf, p.b0);
       const unsigned at = queued + __popc(m & ((1u << l) - 1));
       q.i[at] = i, q.k[at] = k, q.val[at] = val;
       q.b0[at] = static_cast<int8_t>((b0.empty & 0xF) | (ovf ? 0x10 : 0));

@@ -176,6 +176,13 @@ struct ViewT {
   uint32_t* ovf = nullptr;
   Geometry geo;
   uint32_t stash_mask = 0;  // stash buckets - 1 (power of two)
+  // tidy: no bucket with an EMPTY slot has a key of its own (as b0) stored elsewhere, so a miss in a
+  // b0 that shows an EMPTY slot is final without the overflow bit. Keys leave their b0 only when it
+  // has no EMPTY slot, and within a table's life EMPTY slots come back only through erases to EMPTY,
+  // tombstone sweeps, splits and merges: the host clears the flag before those and sets it at
+  // creation and clear(). Never set mid-level (split > 0: first_tier may send a key to b1 while b0
+  // has room).
+  bool tidy = false;
 };
 using View = ViewT<Kv32>;
 

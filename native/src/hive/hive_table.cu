@@ -140,6 +140,7 @@ ViewT<S> HiveTableT<S>::view() const {
   v.ovf = ovf_.get();
   v.geo = geometry_of(n_, n0_);
   v.stash_mask = stash_nb_ - 1;
+  v.tidy = tidy_ && v.geo.split == 0;
   return v;
 }
 
@@ -256,6 +257,7 @@ BatchResult HiveTableT<S>::run(const Batch& b, Mode mode) {
   try {
     // Tombstones are never reused by phase 1: sweep them when they get numerous.
     if ((mode == Mode::Insert || mode == Mode::Assign || mode == Mode::Mixed) && tombs_ > capacity() / 8) {
+      tidy_ = false;  // tombstones become EMPTY
       launch_sweep(view(), s_);
       if (stash_now() > 0) launch_settle(view(), counters_.get(), s_);
       launch_ovf_rebuild(view(), ovf_.size(), s_);
@@ -321,6 +323,7 @@ void HiveTableT<S>::run_chunk(const Args& a, Mode mode) {
   }
   if (mode == Mode::Erase) {
     const bool to_empty = stash_now() == 0;  // no stash entry to keep consistent: reuse slots at once
+    if (to_empty) tidy_ = false;
     Trace tr;
     tr.lap(s_);
     launch_p1(mode, view(), a, nullptr, !to_empty, to_empty, counters_.get(), s_);
@@ -607,6 +610,7 @@ void HiveTableT<S>::grow_to(uint64_t target) {
     const uint32_t half = g.half;
     const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(target - n_, half - g.split));
     ensure_alloc(uint64_t(n_) + count);
+    tidy_ = false;  // a split leaves EMPTY slots behind in the buckets it splits
     ViewT<S> va = view();
     va.geo = geometry_of(n_ + count, n0_);
     launch_split(va, g.split, count, half, counters_.get(), s_);
@@ -641,6 +645,7 @@ void HiveTableT<S>::shrink_to(uint64_t target) {
     if (begin >= split) break;  // the last pair does not fit one bucket: stop shrinking here
     ViewT<S> va = view();
     va.geo = geometry_of(half + begin, n0_);
+    tidy_ = false;
     launch_merge(va, begin, split - begin, half, s_);
     n_ = half + begin;
     ++resizes_;
@@ -711,6 +716,7 @@ void HiveTableT<S>::clear() {
   WX_CUDA(cudaMemsetAsync(ovf_.get(), 0, ovf_.bytes(), own_stream_));
   WX_CUDA(cudaStreamSynchronize(own_stream_));
   size_ = stash_used_ = tombs_ = erased_since_rebuild_ = 0;
+  tidy_ = true;
 }
 
 template <class S>
@@ -759,6 +765,7 @@ std::string HiveTableT<S>::validate() {
     if (w) return "a bucket lock is still held";
   auto ovf_set_for = [&](uint32_t b) { return (ov[b >> 5] >> (b & 31)) & 1u; };
   const Geometry g = geometry_of(n_, n0_);
+  const bool tidy = view().tidy;
   std::unordered_set<Key> seen;
   seen.reserve(size_ * 2 + 16);
   auto has_empty = [&](uint32_t b) {
@@ -783,6 +790,9 @@ std::string HiveTableT<S>::validate() {
       if (!seen.insert(k).second) return "key " + std::to_string(k) + " stored twice";
       if (b != p.b0 && !ovf_set_for(p.b0))
         return "key " + std::to_string(k) + " outside its b0 " + std::to_string(p.b0) + " whose overflow bit is clear";
+      if (b != p.b0 && tidy && has_empty(p.b0))
+        return "tidy table, but key " + std::to_string(k) + " is outside its b0 " + std::to_string(p.b0) +
+               ", which has an EMPTY slot";
       ++live;
     }
   }

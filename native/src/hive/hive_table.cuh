@@ -49,6 +49,7 @@ class HiveTableT final : public Table {
   // rule, inactive buckets empty). Returns "" when all hold, else a description of the first breach.
   std::string validate();
   uint32_t active_buckets() const { return n_; }
+  Place place(Key k) const { return place_of(k, geometry_of(n_, n0_), stash_nb_ - 1); }  // where k lives
   uint64_t stash_used() const { return stash_used_; }
   uint64_t stash_slots() const { return uint64_t(stash_nb_) * kSlots; }
   uint64_t errors() const { return errors_; }
@@ -87,6 +88,9 @@ class HiveTableT final : public Table {
   double max_lf_ = 0.9, min_lf_ = 0.0;
   bool grow_auto_ = true;
   bool auto_drain_ = true;
+  // ViewT::tidy holds (no EMPTY slot has come back since creation or clear()); cleared before every
+  // erase to EMPTY, sweep, split and merge.
+  bool tidy_ = true;
 
   uint32_t n_ = 1;      // active buckets (linear hashing state)
   uint32_t n0_ = 1;     // linear-hashing roots, fixed at creation (hive_layout.cuh): shrinks stop there
