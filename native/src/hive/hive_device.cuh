@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "hive/hive_layout.cuh"
+#include "wixlib.h"
 
 namespace wx::hive {
 
@@ -155,6 +156,19 @@ struct Tally {
   __device__ uint32_t& errors() { return v[8]; }
   __device__ uint32_t& pending() { return v[9]; }
 };
+
+// Element i is left to phase 2 (which writes its outcome): its pending bit.
+__device__ __forceinline__ void mark_pending(uint32_t* pending_bits, uint64_t i, Tally& tl) {
+  ++tl.pending();
+  atomicOr(&pending_bits[i >> 5], 1u << (i & 31));
+}
+// The tallies of an insert's decided outcome (tier 2: the key went to the stash).
+__device__ __forceinline__ void count_insert(uint8_t outcome, int tier, Tally& tl) {
+  if (outcome == WX_OUT_INSERTED) {
+    ++tl.inserted();
+    if (tier == 2) ++tl.stash_in();
+  }
+}
 
 // Block-wide reduction of the tallies, then one atomic per non-zero counter per block.
 // Every thread of the block must call it (it has __syncthreads). blockDim.x is a multiple of 32

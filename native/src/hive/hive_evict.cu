@@ -11,6 +11,8 @@
 //     the path is unchanged and move the victims from the far end backwards (each key is always in at
 //     least one slot; no reader runs meanwhile); else claim a free stash slot; else no room (FULL).
 // The same-key jobs of one batch all lock their b0, so they are serialised: never two copies.
+#include <algorithm>
+
 #include "hive/hive_device.cuh"
 #include "hive/hive_kernels.cuh"
 #include "common/cuda_util.cuh"
@@ -279,6 +281,9 @@ __global__ void mark_full_kernel(uint8_t* outcomes, const uint32_t* list, uint32
     outcomes[list[i]] = WX_OUT_FULL;
 }
 
+// Blocks for a grid-stride walk over a short list of n items: one per kBlock items, at most 1024.
+int list_grid(uint64_t n) { return static_cast<int>(std::min<uint64_t>((n + kBlock - 1) / kBlock, 1024)); }
+
 // The kSlots slots of the stash bucket of each listed job's key.
 template <class S>
 __global__ void stash_slots_kernel(ViewT<S> v, ElemArgsT<S> a, const uint32_t* jobs, uint32_t n, uint32_t* slots) {
@@ -292,8 +297,7 @@ template <class S>
 void launch_stash_slots(const ViewT<S>& v, const ElemArgsT<S>& a, const uint32_t* jobs, uint32_t n, uint32_t* slots,
                         cudaStream_t s) {
   if (n == 0) return;
-  const uint64_t need = (uint64_t(n) * kSlots + kBlock - 1) / kBlock;
-  stash_slots_kernel<S><<<static_cast<int>(need < 1024 ? need : 1024), kBlock, 0, s>>>(v, a, jobs, n, slots);
+  stash_slots_kernel<S><<<list_grid(uint64_t(n) * kSlots), kBlock, 0, s>>>(v, a, jobs, n, slots);
   WX_CUDA_LAUNCHED("hive stash_slots_kernel");
 }
 template void launch_stash_slots<Kv32>(const ViewT<Kv32>&, const ElemArgsT<Kv32>&, const uint32_t*, uint32_t,
@@ -329,8 +333,7 @@ template void launch_evict<Kv64>(const ViewT<Kv64>&, uint32_t*, Mode, const Elem
 
 void launch_mark_full(uint8_t* outcomes, const uint32_t* list, uint32_t n, cudaStream_t s) {
   if (n == 0 || outcomes == nullptr) return;
-  const int grid = static_cast<int>((n + kBlock - 1) / kBlock < 1024 ? (n + kBlock - 1) / kBlock : 1024);
-  mark_full_kernel<<<grid, kBlock, 0, s>>>(outcomes, list, n);
+  mark_full_kernel<<<list_grid(n), kBlock, 0, s>>>(outcomes, list, n);
   WX_CUDA_LAUNCHED("hive mark_full_kernel");
 }
 

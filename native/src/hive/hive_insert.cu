@@ -52,14 +52,10 @@ struct Out {
   Tally& tl;
   __device__ void operator()(uint64_t i, uint8_t r, int tier, uint8_t* held) const {
     if (r == kPending) {  // phase 2 writes its outcome; a held byte is overwritten then
-      ++tl.pending();
-      atomicOr(&pending_bits[i >> 5], 1u << (i & 31));
+      mark_pending(pending_bits, i, tl);
       return;
     }
-    if (r == WX_OUT_INSERTED) {
-      ++tl.inserted();
-      if (tier == 2) ++tl.stash_in();
-    }
+    count_insert(r, tier, tl);
     if (held) *held = r;
     else if (a.outcomes) a.outcomes[i] = r;
   }

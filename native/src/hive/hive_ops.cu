@@ -245,13 +245,9 @@ __device__ __forceinline__ void p1_one(const Tile& t, const ViewT<S>& v, const E
     const InsertResult r = insert_one<kMode == Mode::Mixed>(t, v, p, k, val, op == Mode::Assign, x0, ovf);
     if (l == 0) {
       if (r.outcome == 0) {
-        ++tl.pending();
-        atomicOr(&pending_bits[i >> 5], 1u << (i & 31));
+        mark_pending(pending_bits, i, tl);
       } else {
-        if (r.outcome == WX_OUT_INSERTED) {
-          ++tl.inserted();
-          if (r.tier == 2) ++tl.stash_in();
-        }
+        count_insert(r.outcome, r.tier, tl);
         if (a.outcomes) a.outcomes[i] = r.outcome;
       }
     }
@@ -287,17 +283,15 @@ __device__ __forceinline__ bool p1_thread(const View& v, const ElemArgs& a, uint
     return true;
   }
   if (r == kPending) {
-    ++tl.pending();
-    atomicOr(&pending_bits[i >> 5], 1u << (i & 31));
+    mark_pending(pending_bits, i, tl);
     return true;
   }
   if (r == WX_OUT_ERASED) {
     ++tl.erased();
     if (!erase_to_empty) ++tl.tombs();
     if (tier == 2) ++tl.stash_out();
-  } else if (r == WX_OUT_INSERTED) {
-    ++tl.inserted();
-    if (tier == 2) ++tl.stash_in();
+  } else {
+    count_insert(r, tier, tl);
   }
   if (a.outcomes) a.outcomes[i] = r;
   return true;
