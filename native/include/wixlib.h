@@ -111,7 +111,24 @@ typedef struct wx_config {
   double min_load_factor;    /* shrink below this where the kind can (Hive); 0 = never shrink */
   int32_t grow;              /* wx_grow */
   int32_t threads;           /* CPU kind: worker threads for bulk calls, 0 = all cores */
+  /* Tuning: wx_config_init sets the defaults; wx_table_create rejects values outside the limits. */
+  uint64_t staging_chunk;    /* GPU kinds: elements per chunk when host arrays are staged
+                                (WX_STAGING_CHUNK_MIN..WX_STAGING_CHUNK_MAX, default 2^21) */
+  int32_t hot_share;         /* GPU kinds: a mixed batch with at most this percent of distinct keys
+                                (in a sample) is combined per key (0..100, default 90; 0 = never) */
+  int32_t mixed_group;       /* GLHT: rounds of 32 ops each warp orders by kind in a mixed batch
+                                (0..WX_MIXED_GROUP_MAX; 0 = chosen by batch size) */
+  uint64_t build_min;        /* GLHT 32-bit: smallest insert into an empty table that is bulk-built
+                                by sorting (default 2^24; 0 = never) */
 } wx_config;
+
+/* Limits of wx_config, checked once by wx_table_create and wx_join_create. */
+#define WX_LOAD_FACTOR_MIN 0.05
+#define WX_LOAD_FACTOR_MAX 1.0
+#define WX_STAGING_CHUNK_MIN 1024
+#define WX_STAGING_CHUNK_MAX 67108864
+#define WX_HOT_SHARE_MAX 100
+#define WX_MIXED_GROUP_MAX 8
 
 /* Counters of one table. Fields a kind does not have are 0. */
 typedef struct wx_stats {
@@ -123,6 +140,8 @@ typedef struct wx_stats {
   uint64_t displacements;    /* hopscotch moves / cuckoo evictions since creation */
   uint64_t failed_inserts;   /* elements reported WX_OUT_FULL since creation */
   double last_kernel_ms;     /* GPU kinds: device time of the last bulk call (CUDA events) */
+  uint64_t last_full;        /* elements of the last bulk call reported WX_OUT_FULL */
+  uint64_t last_invalid;     /* elements of the last bulk call reported WX_OUT_INVALID_KEY */
 } wx_stats;
 
 typedef struct wx_table wx_table;
