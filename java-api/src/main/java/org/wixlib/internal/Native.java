@@ -22,8 +22,8 @@ import org.wixlib.internal.ffi.wx_stats;
  */
 public final class Native {
   /** Memory-space flags ({@code wx_mem}). */
-  public static final int MEM_HOST = 0;
-  public static final int MEM_DEVICE = 1;
+  public static final int MEM_HOST = wixlib_h.WX_MEM_HOST();
+  public static final int MEM_DEVICE = wixlib_h.WX_MEM_DEVICE();
 
   /** Frees native resources of tables and device buffers that were never closed. */
   public static final Cleaner CLEANER = Cleaner.create();
@@ -179,11 +179,16 @@ public final class Native {
 
   /** A table configuration; unset fields (null) keep wx_config_init's defaults for the kind. */
   public record Config(int kind, Long capacity, Double maxLoadFactor, Double minLoadFactor,
-      Integer device, Integer grow, Integer threads, Integer keyBits) {
+      Integer device, Integer grow, Integer threads, Integer keyBits, Tuning tuning) {
     public Config(int kind, Long capacity, Double maxLoadFactor, Double minLoadFactor, Integer device,
         Integer grow, Integer threads) {
-      this(kind, capacity, maxLoadFactor, minLoadFactor, device, grow, threads, null);
+      this(kind, capacity, maxLoadFactor, minLoadFactor, device, grow, threads, null, Tuning.DEFAULTS);
     }
+  }
+
+  /** The tuning fields of wx_config; unset ones (null) keep wx_config_init's defaults. */
+  public record Tuning(Long stagingChunk, Integer hotShare, Integer mixedGroup, Long buildMin) {
+    public static final Tuning DEFAULTS = new Tuning(null, null, null, null);
   }
 
   /** Creates a table; returns its handle address. */
@@ -221,6 +226,19 @@ public final class Native {
     if (c.keyBits() != null) { // keys and values have one width (32/32 or 64/64)
       wx_config.key_bits(cfg, c.keyBits());
       wx_config.value_bits(cfg, c.keyBits());
+    }
+    Tuning t = c.tuning() == null ? Tuning.DEFAULTS : c.tuning();
+    if (t.stagingChunk() != null) {
+      wx_config.staging_chunk(cfg, t.stagingChunk());
+    }
+    if (t.hotShare() != null) {
+      wx_config.hot_share(cfg, t.hotShare());
+    }
+    if (t.mixedGroup() != null) {
+      wx_config.mixed_group(cfg, t.mixedGroup());
+    }
+    if (t.buildMin() != null) {
+      wx_config.build_min(cfg, t.buildMin());
     }
     return cfg;
   }
@@ -295,9 +313,9 @@ public final class Native {
     }
   }
 
-  /** {size, capacity, bytes, resizes, stashUsed, displacements, failedInserts} and lastKernelMs. */
+  /** wx_stats: counters since creation, and the last bulk call's kernel time and FULL / INVALID_KEY counts. */
   public record Stats(long size, long capacity, long bytes, long resizes, long stashUsed,
-      long displacements, long failedInserts, double lastKernelMillis) {}
+      long displacements, long failedInserts, double lastKernelMillis, long lastFull, long lastInvalid) {}
 
   public static Stats stats(long table) {
     try (Arena a = Arena.ofConfined()) {
@@ -305,7 +323,7 @@ public final class Native {
       check(wixlib_h.wx_stats_get(ptr(table), s));
       return new Stats(wx_stats.size(s), wx_stats.capacity(s), wx_stats.bytes(s), wx_stats.resizes(s),
           wx_stats.stash_used(s), wx_stats.displacements(s), wx_stats.failed_inserts(s),
-          wx_stats.last_kernel_ms(s));
+          wx_stats.last_kernel_ms(s), wx_stats.last_full(s), wx_stats.last_invalid(s));
     }
   }
 
