@@ -35,33 +35,32 @@ void defaults() {
   }
 }
 
-// Creating a table and a join of the edited config: both give `want`, with a message naming `field`.
+// A create call's status is `want`; after a failure the output pointer is NULL and the message names
+// `field`.
+void expect_status(int32_t st, bool out_null, int32_t want, const char* field, const char* call, const char* what) {
+  CHECK_MSG(st == want, "%s: %s gave %s, expected %s: %s", what, call, wx_status_name(st), wx_status_name(want),
+            wx_last_error());
+  if (st == WX_OK) return;
+  CHECK_MSG(out_null, "%s: a failed %s left a pointer", what, call);
+  CHECK_MSG(std::string(wx_last_error()).find(field) != std::string::npos, "%s: %s message '%s' does not name %s", what,
+            call, wx_last_error(), field);
+}
+
+// Creating a table and a join of the edited config: both give `want`.
 void expect_create(int32_t kind, void (*edit)(wx_config&), int32_t want, const char* field, const char* what) {
   wx_config c;
   CHECK_OK(wx_config_init(&c, kind));
   edit(c);
   wx_table* t = reinterpret_cast<wx_table*>(0x1);
-  int32_t st = wx_table_create(&c, &t);
-  CHECK_MSG(st == want, "%s (kind %d): wx_table_create gave %s, expected %s: %s", what, kind, wx_status_name(st),
-            wx_status_name(want), wx_last_error());
-  if (st != WX_OK) {
-    CHECK_MSG(t == nullptr, "%s: a failed create left a table pointer", what);
-    CHECK_MSG(std::string(wx_last_error()).find(field) != std::string::npos, "%s: message '%s' does not name %s",
-              what, wx_last_error(), field);
-  }
+  const int32_t made = wx_table_create(&c, &t);
+  expect_status(made, t == nullptr, want, field, "wx_table_create", what);
   wx_table_destroy(t);
   const uint32_t keys[4] = {1, 2, 3, 4};
   const uint64_t keys64[4] = {1, 2, 3, 4};
   wx_join* j = reinterpret_cast<wx_join*>(0x1);
-  st = wx_join_create(&c, WX_JOIN_UNIQUE, c.key_bits == 64 ? static_cast<const void*>(keys64) : keys, 4, WX_MEM_HOST,
-                      nullptr, &j);
-  CHECK_MSG(st == want, "%s (kind %d): wx_join_create gave %s, expected %s: %s", what, kind, wx_status_name(st),
-            wx_status_name(want), wx_last_error());
-  if (st != WX_OK) {
-    CHECK_MSG(j == nullptr, "%s: a failed join create left a join pointer", what);
-    CHECK_MSG(std::string(wx_last_error()).find(field) != std::string::npos, "%s: join message '%s' does not name %s",
-              what, wx_last_error(), field);
-  }
+  const int32_t joined = wx_join_create(&c, WX_JOIN_UNIQUE, c.key_bits == 64 ? static_cast<const void*>(keys64) : keys, 4,
+                                    WX_MEM_HOST, nullptr, &j);
+  expect_status(joined, j == nullptr, want, field, "wx_join_create", what);
   wx_join_destroy(j);
 }
 

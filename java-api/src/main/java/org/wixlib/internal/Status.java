@@ -1,6 +1,7 @@
 package org.wixlib.internal;
 
 import java.util.Map;
+import java.util.function.Function;
 import org.wixlib.CudaException;
 import org.wixlib.DeviceOutOfMemoryException;
 import org.wixlib.InvalidArgumentException;
@@ -29,6 +30,12 @@ public final class Status {
       OUT_OF_MEMORY, "OUT_OF_MEMORY", NO_DEVICE, "NO_DEVICE", CUDA, "CUDA_ERROR", FULL, "FULL",
       UNSUPPORTED, "UNSUPPORTED", INTERNAL, "INTERNAL");
 
+  /** The exception type of each failure status (other codes: a plain WixlibException). */
+  private static final Map<Integer, Function<String, WixlibException>> EXCEPTIONS = Map.of(
+      INVALID_ARGUMENT, InvalidArgumentException::new, INVALID_KEY, InvalidKeyException::new,
+      OUT_OF_MEMORY, DeviceOutOfMemoryException::new, NO_DEVICE, NoDeviceException::new,
+      CUDA, CudaException::new, FULL, TableFullException::new, UNSUPPORTED, UnsupportedKindException::new);
+
   private Status() {}
 
   /**
@@ -46,21 +53,6 @@ public final class Status {
   public static WixlibException toException(int status, String message) {
     String text = name(status) + (NAMES.containsKey(status) ? "" : " " + status)
         + (message == null || message.isEmpty() ? "" : ": " + message);
-    if (status == INVALID_ARGUMENT) {
-      return new InvalidArgumentException(text);
-    } else if (status == INVALID_KEY) {
-      return new InvalidKeyException(text);
-    } else if (status == OUT_OF_MEMORY) {
-      return new DeviceOutOfMemoryException(text);
-    } else if (status == NO_DEVICE) {
-      return new NoDeviceException(text);
-    } else if (status == CUDA) {
-      return new CudaException(text);
-    } else if (status == FULL) {
-      return new TableFullException(text);
-    } else if (status == UNSUPPORTED) {
-      return new UnsupportedKindException(text);
-    }
-    return new WixlibException(status, text);
+    return EXCEPTIONS.getOrDefault(status, t -> new WixlibException(status, t)).apply(text);
   }
 }
