@@ -389,7 +389,8 @@ int32_t wx_retrieve_all(wx_table* t, void* keys, void* values, uint64_t max_coun
 
 }  // extern "C"
 
-// Internal hooks for the other C-API files (join/): the handle's parts and this thread's message.
+// Internal hooks for the other C-API files (join/): the config check, a handle's table and this thread's
+// message.
 namespace wx::api {
 
 void check_config(const wx_config& c) {

@@ -8,6 +8,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
+import java.util.function.Consumer;
 import org.wixlib.WixlibException;
 import org.wixlib.internal.ffi.wixlib_h;
 import org.wixlib.internal.ffi.wx_config;
@@ -205,42 +206,29 @@ public final class Native {
   private static MemorySegment config(Arena a, Config c) {
     MemorySegment cfg = wx_config.allocate(a);
     check(wixlib_h.wx_config_init(cfg, c.kind()));
-    if (c.capacity() != null) {
-      wx_config.capacity(cfg, c.capacity());
-    }
-    if (c.maxLoadFactor() != null) {
-      wx_config.max_load_factor(cfg, c.maxLoadFactor());
-    }
-    if (c.minLoadFactor() != null) {
-      wx_config.min_load_factor(cfg, c.minLoadFactor());
-    }
-    if (c.device() != null) {
-      wx_config.device(cfg, c.device());
-    }
-    if (c.grow() != null) {
-      wx_config.grow(cfg, c.grow());
-    }
-    if (c.threads() != null) {
-      wx_config.threads(cfg, c.threads());
-    }
-    if (c.keyBits() != null) { // keys and values have one width (32/32 or 64/64)
-      wx_config.key_bits(cfg, c.keyBits());
-      wx_config.value_bits(cfg, c.keyBits());
-    }
+    set(c.capacity(), v -> wx_config.capacity(cfg, v));
+    set(c.maxLoadFactor(), v -> wx_config.max_load_factor(cfg, v));
+    set(c.minLoadFactor(), v -> wx_config.min_load_factor(cfg, v));
+    set(c.device(), v -> wx_config.device(cfg, v));
+    set(c.grow(), v -> wx_config.grow(cfg, v));
+    set(c.threads(), v -> wx_config.threads(cfg, v));
+    set(c.keyBits(), v -> { // keys and values have one width (32/32 or 64/64)
+      wx_config.key_bits(cfg, v);
+      wx_config.value_bits(cfg, v);
+    });
     Tuning t = c.tuning() == null ? Tuning.DEFAULTS : c.tuning();
-    if (t.stagingChunk() != null) {
-      wx_config.staging_chunk(cfg, t.stagingChunk());
-    }
-    if (t.hotShare() != null) {
-      wx_config.hot_share(cfg, t.hotShare());
-    }
-    if (t.mixedGroup() != null) {
-      wx_config.mixed_group(cfg, t.mixedGroup());
-    }
-    if (t.buildMin() != null) {
-      wx_config.build_min(cfg, t.buildMin());
-    }
+    set(t.stagingChunk(), v -> wx_config.staging_chunk(cfg, v));
+    set(t.hotShare(), v -> wx_config.hot_share(cfg, v));
+    set(t.mixedGroup(), v -> wx_config.mixed_group(cfg, v));
+    set(t.buildMin(), v -> wx_config.build_min(cfg, v));
     return cfg;
+  }
+
+  /** Writes a config field that was set (non-null). */
+  private static <T> void set(T value, Consumer<T> field) {
+    if (value != null) {
+      field.accept(value);
+    }
   }
 
   /** The handle a create call wrote to {@code out}; a NULL one after WX_OK is an internal error. */
