@@ -107,7 +107,8 @@ typedef struct wx_config {
   int32_t value_bits;        /* 32 (default) or 64 (every kind; with key_bits 64) */
   int32_t device;            /* CUDA device ordinal, GPU kinds only */
   uint64_t capacity;         /* number of keys the table should hold at max_load_factor */
-  double max_load_factor;    /* grow above this (0.05 <= f <= 1); default per kind */
+  double max_load_factor;    /* grow above this (WX_LOAD_FACTOR_MIN..WX_LOAD_FACTOR_MAX); default per kind
+                                (0.9; Hive 0.95) */
   double min_load_factor;    /* shrink below this where the kind can (Hive); 0 = never shrink */
   int32_t grow;              /* wx_grow */
   int32_t threads;           /* CPU kind: worker threads for bulk calls, 0 = all cores */
@@ -141,7 +142,8 @@ typedef struct wx_stats {
   uint64_t failed_inserts;   /* elements reported WX_OUT_FULL since creation */
   double last_kernel_ms;     /* GPU kinds: device time of the last bulk call (CUDA events) */
   uint64_t last_full;        /* elements of the last bulk call reported WX_OUT_FULL */
-  uint64_t last_invalid;     /* elements of the last bulk call reported WX_OUT_INVALID_KEY */
+  uint64_t last_invalid;     /* elements of the last bulk call reported WX_OUT_INVALID_KEY; a call
+                                refused for its arguments changes neither */
 } wx_stats;
 
 typedef struct wx_table wx_table;

@@ -18,6 +18,7 @@ struct wx_table {
   wx_config config;
   void* stream = nullptr;  // the table's own CUDA stream (device tables)
   wx::dev::StagerPtr stager;  // buffers for host arrays (device tables), made on first use
+  wx::BatchResult last;       // counts of the last bulk call (wx_stats last_full, last_invalid)
   std::mutex mu;
 
   ~wx_table() {
@@ -53,28 +54,32 @@ void check_device_arrays(wx_table* t, int32_t mem, std::initializer_list<std::pa
     if (p) wx::dev::check_device_range(p, bytes, t->impl->device(), "an array");
 }
 
-// Common path of every bulk call: validates, serialises, stages host arrays for device tables.
+// Common path of every bulk call: validates, serialises, stages host arrays for device tables, and
+// keeps the call's FULL and INVALID_KEY counts for wx_stats_get.
 int32_t bulk(wx_table* t, wx::Call call, wx::Batch b, int32_t mem, void* stream) {
+  using wx::Call;
   return guarded([&]() -> int32_t {
     require_table(t);
     require(mem == WX_MEM_HOST || mem == WX_MEM_DEVICE, "mem must be WX_MEM_HOST or WX_MEM_DEVICE");
     require(b.n <= kMaxBatch, "batch of " + std::to_string(b.n) + " elements is larger than 2^40");
     require_array(b.keys, b.n, "keys");
-    if (call == wx::Call::insert_or_assign || call == wx::Call::batch) require_array(b.values_in, b.n, "values");
-    if (call == wx::Call::find) require_array(b.values_out, b.n, "values");
-    if (call == wx::Call::contains) require_array(b.outcomes, b.n, "found");
-    if (call == wx::Call::batch) require_array(b.ops, b.n, "ops");
-    if (b.n == 0) return WX_OK;
+    if (call == Call::hash_keys) require_array(b.hashes_out, b.n, "hashes");
+    if (call == Call::find_hashed || call == Call::insert_hashed) require_array(b.hashes, b.n, "hashes");
+    if (call == Call::insert_or_assign || call == Call::batch) require_array(b.values_in, b.n, "values");
+    if (call == Call::find || call == Call::find_hashed) require_array(b.values_out, b.n, "values");
+    if (call == Call::contains) require_array(b.outcomes, b.n, "found");
+    if (call == Call::batch) require_array(b.ops, b.n, "ops");
     std::lock_guard<std::mutex> lock(t->mu);
+    t->last = {};
+    if (b.n == 0) return WX_OK;
     const uint64_t kbytes = b.n * (t->config.key_bits / 8), vbytes = b.n * (t->config.value_bits / 8);
-    check_device_arrays(t, mem, {{b.keys, kbytes}, {b.values_in, vbytes}, {b.values_out, vbytes},
-                                 {b.ops, b.n}, {b.outcomes, b.n}});
+    check_device_arrays(t, mem, {{b.keys, kbytes}, {b.values_in, vbytes}, {b.values_out, vbytes}, {b.ops, b.n},
+                                 {b.outcomes, b.n}, {b.hashes, b.n * 8}, {b.hashes_out, b.n * 8}});
     wx::Table& table = *t->impl;
     if (table.on_device()) b.stream = stream ? stream : t->stream;
-    const wx::BatchResult r = table.on_device() && mem == WX_MEM_HOST
-                                  ? wx::dev::run_staged(table, call, b, table.device(), t->config.key_bits / 8, t->stager)
-                                  : wx::run_call(table, call, b);
-    return status_of(r, b.n, t->config.key_bits);
+    t->last = table.on_device() && mem == WX_MEM_HOST ? wx::dev::run_staged(table, call, b, t->config, t->stager)
+                                                      : wx::run_call(table, call, b);
+    return status_of(t->last, b.n, t->config.key_bits);
   });
 }
 
@@ -226,35 +231,27 @@ int32_t wx_config_init(wx_config* c, int32_t kind) {
     c->min_load_factor = 0.0;
     c->grow = WX_GROW_AUTO;
     c->threads = 0;
+    c->staging_chunk = uint64_t(1) << 21;
+    // Mixed batches with fewer than 90 % distinct keys in a sample are combined per key: there
+    // combining beat both plain paths on the H200 (GPU kinds' combine.hpp has the numbers).
+    c->hot_share = 90;
+    c->mixed_group = 0;
+    // From 2^24 keys a sorted bulk build beats plain inserts in wall time, scratch allocation included.
+    c->build_min = uint64_t(1) << 24;
     return WX_OK;
   });
 }
 
 int32_t wx_table_create(const wx_config* c, wx_table** out) {
   return guarded([&]() -> int32_t {
-    require(c != nullptr, "config is NULL");
     require(out != nullptr, "table output pointer is NULL");
     *out = nullptr;
-    require(c->kind == WX_KIND_CPU || is_gpu_kind(c->kind), "unknown kind " + std::to_string(c->kind));
-    if (!((c->key_bits == 32 && c->value_bits == 32) || (c->key_bits == 64 && c->value_bits == 64)))
-      wx::fail(WX_ERR_UNSUPPORTED, "key_bits/value_bits " + std::to_string(c->key_bits) + "/" + std::to_string(c->value_bits) +
-                                       " is not supported: keys and values must both be 32 or both be 64 bits");
-    // Below 0.05 a table would be mostly air and grow without bound on tiny inputs.
-    require(std::isfinite(c->max_load_factor) && c->max_load_factor >= 0.05 && c->max_load_factor <= 1.0,
-            "max_load_factor must be in [0.05, 1]");
-    require(std::isfinite(c->min_load_factor) && c->min_load_factor >= 0.0 && c->min_load_factor < c->max_load_factor,
-            "min_load_factor must be in [0, max_load_factor)");
-    require(c->capacity <= (uint64_t(1) << 36), "capacity " + std::to_string(c->capacity) + " is larger than 2^36 keys");
-    require(c->grow == WX_GROW_AUTO || c->grow == WX_GROW_NEVER, "grow must be WX_GROW_AUTO or WX_GROW_NEVER");
-    require(c->threads >= 0, "threads must be >= 0");
+    require(c != nullptr, "config is NULL");
+    wx::api::check_config(*c);
     auto t = std::make_unique<wx_table>();
     t->config = *c;
     if (is_gpu_kind(c->kind)) {
-#ifdef WIXLIB_HAVE_CUDA
-      if (wx::dev::count() == 0) wx::fail(WX_ERR_NO_DEVICE, "no CUDA device is available (no GPU or no driver)");
-      require(c->device >= 0 && c->device < wx::dev::count(), "device " + std::to_string(c->device) + " does not exist");
       t->stream = wx::dev::stream_create(c->device);
-#endif
       t->impl.reset(c->kind == WX_KIND_GLHT ? wx::make_glht_table(*c) : wx::make_hive_table(*c));
     } else {
       t->impl.reset(wx::make_cpu_table(*c));
@@ -307,6 +304,26 @@ int32_t wx_batch(wx_table* t, const uint8_t* ops, const void* keys, void* values
   return bulk(t, wx::Call::batch, b, mem, stream);
 }
 
+int32_t wx_hash_keys(wx_table* t, const void* keys, uint64_t* hashes, uint64_t n, int32_t mem, void* stream) {
+  wx::Batch b;
+  b.keys = keys, b.hashes_out = hashes, b.n = n;
+  return bulk(t, wx::Call::hash_keys, b, mem, stream);
+}
+
+int32_t wx_find_hashed(wx_table* t, const void* keys, const uint64_t* hashes, void* values, uint64_t n,
+                       uint64_t not_found_value, int32_t mem, void* stream) {
+  wx::Batch b;
+  b.keys = keys, b.hashes = hashes, b.values_out = values, b.n = n, b.not_found = not_found_value;
+  return bulk(t, wx::Call::find_hashed, b, mem, stream);
+}
+
+int32_t wx_insert_hashed(wx_table* t, const void* keys, const uint64_t* hashes, const void* values, uint64_t n,
+                         uint8_t* outcomes, int32_t mem, void* stream) {
+  wx::Batch b;
+  b.keys = keys, b.hashes = hashes, b.values_in = values, b.outcomes = outcomes, b.n = n;
+  return bulk(t, wx::Call::insert_hashed, b, mem, stream);
+}
+
 int32_t wx_size(wx_table* t, uint64_t* size) {
   return query(t, size, "size", [](wx::Table& table, uint64_t& out) { out = table.size(); });
 }
@@ -323,9 +340,11 @@ int32_t wx_load_factor(wx_table* t, double* lf) {
 }
 
 int32_t wx_stats_get(wx_table* t, wx_stats* stats) {
-  return query(t, stats, "stats", [](wx::Table& table, wx_stats& out) {
+  return query(t, stats, "stats", [&](wx::Table& table, wx_stats& out) {
     std::memset(&out, 0, sizeof(out));
     table.stats(&out);
+    out.last_full = t->last.full;
+    out.last_invalid = t->last.invalid;
   });
 }
 
@@ -370,8 +389,42 @@ int32_t wx_retrieve_all(wx_table* t, void* keys, void* values, uint64_t max_coun
 
 }  // extern "C"
 
-// Internal hooks for the other C-API files (join/): the handle's parts and this thread's message.
+// Internal hooks for the other C-API files (join/): the config check, a handle's table and this thread's
+// message.
 namespace wx::api {
+
+void check_config(const wx_config& c) {
+  require(c.kind == WX_KIND_CPU || is_gpu_kind(c.kind), "unknown kind " + std::to_string(c.kind));
+  if (!((c.key_bits == 32 && c.value_bits == 32) || (c.key_bits == 64 && c.value_bits == 64)))
+    fail(WX_ERR_UNSUPPORTED, "key_bits/value_bits " + std::to_string(c.key_bits) + "/" + std::to_string(c.value_bits) +
+                                 " is not supported: keys and values must both be 32 or both be 64 bits");
+  // Below WX_LOAD_FACTOR_MIN a table would be mostly air and grow without bound on tiny inputs.
+  require(std::isfinite(c.max_load_factor) && c.max_load_factor >= WX_LOAD_FACTOR_MIN &&
+              c.max_load_factor <= WX_LOAD_FACTOR_MAX,
+          "max_load_factor " + std::to_string(c.max_load_factor) + " is outside [" +
+              std::to_string(WX_LOAD_FACTOR_MIN) + ", " + std::to_string(WX_LOAD_FACTOR_MAX) + "]");
+  require(std::isfinite(c.min_load_factor) && c.min_load_factor >= 0.0 && c.min_load_factor < c.max_load_factor,
+          "min_load_factor must be in [0, max_load_factor)");
+  require(c.capacity <= (uint64_t(1) << 36), "capacity " + std::to_string(c.capacity) + " is larger than 2^36 keys");
+  require(c.grow == WX_GROW_AUTO || c.grow == WX_GROW_NEVER, "grow must be WX_GROW_AUTO or WX_GROW_NEVER");
+  require(c.threads >= 0, "threads must be >= 0, got " + std::to_string(c.threads));
+  require(c.staging_chunk >= WX_STAGING_CHUNK_MIN && c.staging_chunk <= WX_STAGING_CHUNK_MAX,
+          "staging_chunk " + std::to_string(c.staging_chunk) + " is outside [" + std::to_string(WX_STAGING_CHUNK_MIN) +
+              ", " + std::to_string(WX_STAGING_CHUNK_MAX) + "]");
+  require(c.hot_share >= 0 && c.hot_share <= WX_HOT_SHARE_MAX,
+          "hot_share " + std::to_string(c.hot_share) + " is outside [0, " + std::to_string(WX_HOT_SHARE_MAX) + "]");
+  require(c.mixed_group >= 0 && c.mixed_group <= WX_MIXED_GROUP_MAX,
+          "mixed_group " + std::to_string(c.mixed_group) + " is outside [0, " + std::to_string(WX_MIXED_GROUP_MAX) + "]");
+  if (is_gpu_kind(c.kind)) {
+#ifdef WIXLIB_HAVE_CUDA
+    if (wx::dev::count() == 0) fail(WX_ERR_NO_DEVICE, "no CUDA device is available (no GPU or no driver)");
+    require(c.device >= 0 && c.device < wx::dev::count(), "device " + std::to_string(c.device) + " does not exist");
+#else
+    fail(WX_ERR_NO_DEVICE, "GLHT and Hive need a CUDA build of wixlib; this one was built without CUDA");
+#endif
+  }
+}
+
 std::string& last_error() { return t_last_error; }
 
 int32_t status_of(const wx::BatchResult& r, uint64_t n, int32_t key_bits) {
@@ -390,7 +443,4 @@ int32_t status_of(const wx::BatchResult& r, uint64_t n, int32_t key_bits) {
 }
 
 wx::Table& table_of(wx_table* t) { return *t->impl; }
-std::mutex& mutex_of(wx_table* t) { return t->mu; }
-void* stream_of(wx_table* t) { return t->stream; }
-const wx_config& config_of(wx_table* t) { return t->config; }
 }  // namespace wx::api

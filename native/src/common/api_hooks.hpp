@@ -13,9 +13,6 @@ namespace wx::api {
 
 std::string& last_error();  // this thread's wx_last_error() text
 Table& table_of(wx_table* t);
-std::mutex& mutex_of(wx_table* t);
-void* stream_of(wx_table* t);  // the table's own CUDA stream (device tables)
-const wx_config& config_of(wx_table* t);
 
 // Runs f, mapping exceptions to a status and this thread's message.
 template <typename F>
@@ -45,6 +42,9 @@ inline void require(bool cond, const std::string& message) {
 constexpr uint64_t kMaxBatch = uint64_t(1) << 40;  // elements in one bulk call
 
 inline bool is_gpu_kind(int32_t kind) { return kind == WX_KIND_GLHT || kind == WX_KIND_HIVE; }
+
+// The one check of a table configuration (wx_table_create, wx_join_create); backends trust it.
+void check_config(const wx_config& c);
 
 // Turns a backend's counts into the call's status (and this thread's message when not WX_OK).
 int32_t status_of(const BatchResult& r, uint64_t n, int32_t key_bits);

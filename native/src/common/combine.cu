@@ -19,7 +19,6 @@
 
 #include "common/combine_rules.hpp"
 #include "common/cuda_util.cuh"
-#include "common/env.hpp"
 
 namespace wx {
 namespace {
@@ -293,11 +292,10 @@ uint64_t sample_distinct(const uint32_t* keys, uint64_t n, CombineScratch& sc, c
 
 }  // namespace
 
-Combined combine_hot_batch(const Batch& b, CombineScratchPtr& scratch,
+Combined combine_hot_batch(const Batch& b, int hot_share, CombineScratchPtr& scratch,
                            const std::function<BatchResult(Call, const Batch&)>& plain) {
   Combined c;
-  // WIXLIB_HOT_SHARE=P (percent) replaces the 90: 0 never combines (benchmarks, diagnosis)
-  static const double max_distinct = env_u64("WIXLIB_HOT_SHARE", 90, 0, 100) / 100.0;
+  const double max_distinct = hot_share / 100.0;
   if (b.n < kMinBatch || b.n > 0xFFFFFFFFull || max_distinct <= 0) return c;
   if (!scratch) scratch.reset(new CombineScratch());
   CombineScratch& sc = *scratch;

@@ -110,11 +110,10 @@ void check_device_range(const void* p, uint64_t bytes, int device, const char* w
 
 void StagerDelete::operator()(Stager* s) const { delete s; }
 
-BatchResult run_staged(Table& table, Call call, const Batch& host, int device, uint32_t elem_bytes,
-                       StagerPtr& stager) {
+BatchResult run_staged(Table& table, Call call, const Batch& host, const wx_config& config, StagerPtr& stager) {
   if (!stager) {
-    DeviceScope scope(device);
-    stager.reset(new Stager(device, elem_bytes));
+    DeviceScope scope(config.device);
+    stager.reset(new Stager(config.device, uint64_t(config.key_bits / 8), config.staging_chunk));
   }
   return stager->run(table, call, host);
 }

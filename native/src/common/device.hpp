@@ -33,10 +33,9 @@ struct StagerDelete {
 using StagerPtr = std::unique_ptr<Stager, StagerDelete>;
 
 // Runs `call` on a device table whose caller's arrays are in host memory: copies them through
-// `stager`'s buffers in overlapped chunks and copies results back; returns when they are in place.
-// elem_bytes: the table's key (= value) width in bytes.
-BatchResult run_staged(Table& table, Call call, const Batch& host, int device, uint32_t elem_bytes,
-                       StagerPtr& stager);
+// `stager`'s buffers in overlapped chunks of config.staging_chunk elements and copies results back;
+// returns when they are in place. config: the table's (device, key width, staging chunk).
+BatchResult run_staged(Table& table, Call call, const Batch& host, const wx_config& config, StagerPtr& stager);
 // Runs retrieve_all of a device table into host arrays (keys and values of elem_bytes each).
 uint64_t retrieve_all_to_host(Table& table, void* keys, void* values, uint64_t count, uint32_t elem_bytes,
                               int device, void* stream);

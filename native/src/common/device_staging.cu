@@ -12,13 +12,11 @@
 #include <thread>
 
 #include "common/cuda_util.cuh"
-#include "common/env.hpp"
 
 namespace wx::dev {
 
 namespace {
 
-constexpr uint64_t kDefaultChunk = uint64_t(1) << 21;
 constexpr uint64_t kMinSplit = uint64_t(1) << 20;  // smaller copies are not worth waking threads
 
 uint64_t round_up_pow2(uint64_t x) {
@@ -46,13 +44,17 @@ struct Stager::Plan {
   const Batch& host;
   uint64_t chunk;   // elements per chunk
   uint64_t chunks;  // number of chunks
-  bool values_in, values_out;
+  bool values_in, values_out, hashes_in, hashes_out;
 
   Plan(Call c, const Batch& h, uint64_t per_chunk)
       : call(c), host(h), chunk(per_chunk), chunks((h.n + per_chunk - 1) / per_chunk) {
-    values_in = h.values_in && (c == Call::insert || c == Call::insert_or_assign || c == Call::batch);
-    values_out = h.values_out && (c == Call::find || c == Call::batch);
+    values_in = h.values_in && (c == Call::insert || c == Call::insert_or_assign || c == Call::batch ||
+                                c == Call::insert_hashed);
+    values_out = h.values_out && (c == Call::find || c == Call::batch || c == Call::find_hashed);
+    hashes_in = h.hashes && (c == Call::find_hashed || c == Call::insert_hashed);
+    hashes_out = h.hashes_out && c == Call::hash_keys;
   }
+  bool hashes() const { return hashes_in || hashes_out; }
   uint64_t begin(uint64_t c) const { return c * chunk; }
   uint64_t size(uint64_t c) const { return std::min(chunk, host.n - begin(c)); }
 };
@@ -68,10 +70,8 @@ struct Stager::Pipe {
   std::exception_ptr copy_error;
 };
 
-Stager::Stager(int device, uint64_t elem_bytes)
-    : elem_bytes_(elem_bytes),
-      device_(device),
-      chunk_(env_u64("WIXLIB_STAGING_CHUNK", kDefaultChunk, 1024, uint64_t(1) << 26)) {
+Stager::Stager(int device, uint64_t elem_bytes, uint64_t chunk)
+    : elem_bytes_(elem_bytes), device_(device), chunk_(chunk) {
   DeviceScope scope(device_);
   WX_CUDA(cudaStreamCreateWithFlags(&in_, cudaStreamNonBlocking));
   const cudaError_t e = cudaStreamCreateWithFlags(&out_, cudaStreamNonBlocking);
@@ -101,14 +101,16 @@ void Stager::release() {
   }
   cap_ = 0;
   nslots_ = 0;
+  hashes_ = false;
 }
 
-void Stager::reserve(uint64_t elems, unsigned slots) {
-  if (elems <= cap_ && slots <= nslots_) return;
+void Stager::reserve(uint64_t elems, unsigned slots, bool hashes) {
+  if (elems <= cap_ && slots <= nslots_ && (hashes_ || !hashes)) return;
   const uint64_t cap = std::max(cap_, round_up_pow2(elems));
   const unsigned n = std::max(nslots_, slots);
+  const bool with_hashes = hashes_ || hashes;
   release();
-  const uint64_t bytes = cap * (2 * elem_bytes_ + 2);
+  const uint64_t bytes = cap * (2 * elem_bytes_ + 2 + (with_hashes ? 8 : 0));
   bool pinned = true;
   for (unsigned i = 0; i < n; ++i) {
     Slot& s = slots_[i];
@@ -139,6 +141,7 @@ void Stager::reserve(uint64_t elems, unsigned slots) {
       if (s.host) cudaFreeHost(s.host), s.host = nullptr;
   cap_ = cap;
   nslots_ = n;
+  hashes_ = with_hashes;
 }
 
 void Stager::parallel_copy(void* dst, const void* src, uint64_t bytes) {
@@ -149,8 +152,7 @@ void Stager::parallel_copy(void* dst, const void* src, uint64_t bytes) {
   if (!copiers_) {
     // Half the cores, at most 8: a few threads saturate memory bandwidth into pinned buffers.
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    copiers_ = std::make_unique<cpu::ThreadPool>(
-        unsigned(env_u64("WIXLIB_STAGING_THREADS", std::clamp(cores / 2, 1u, 8u), 1, 64)));
+    copiers_ = std::make_unique<cpu::ThreadPool>(std::clamp(cores / 2, 1u, 8u));
   }
   const uint64_t parts = uint64_t(copiers_->size()) * 2;
   const uint64_t grain = std::max(kMinSplit, (bytes / parts + 4095) & ~uint64_t(4095));
@@ -167,6 +169,7 @@ void Stager::pack(const Plan& p, unsigned slot, uint64_t c) {
   if (p.values_in)
     parallel_copy(h + cap_ * elem_bytes_, static_cast<const char*>(p.host.values_in) + off * elem_bytes_, m * elem_bytes_);
   if (p.host.ops) parallel_copy(h + cap_ * (2 * elem_bytes_), p.host.ops + off, m);
+  if (p.hashes_in) parallel_copy(h + hashes_at(), p.host.hashes + off, m * 8);
 }
 
 void Stager::unpack(const Plan& p, unsigned slot, uint64_t c) {
@@ -176,6 +179,7 @@ void Stager::unpack(const Plan& p, unsigned slot, uint64_t c) {
   if (p.values_out)
     parallel_copy(static_cast<char*>(p.host.values_out) + off * elem_bytes_, h + cap_ * elem_bytes_, m * elem_bytes_);
   if (p.host.outcomes) parallel_copy(p.host.outcomes + off, h + cap_ * (2 * elem_bytes_ + 1), m);
+  if (p.hashes_out) parallel_copy(p.host.hashes_out + off, h + hashes_at(), m * 8);
 }
 
 void Stager::copy_in(const Plan& p, unsigned slot, uint64_t c, cudaStream_t s) {
@@ -193,6 +197,8 @@ void Stager::copy_in(const Plan& p, unsigned slot, uint64_t c, cudaStream_t s) {
   if (p.host.ops)
     WX_CUDA(cudaMemcpyAsync(sl.dev + cap_ * (2 * elem_bytes_),
                             src(p.host.ops, cap_ * (2 * elem_bytes_), 1), m, cudaMemcpyHostToDevice, s));
+  if (p.hashes_in)
+    WX_CUDA(cudaMemcpyAsync(sl.dev + hashes_at(), src(p.host.hashes, hashes_at(), 8), m * 8, cudaMemcpyHostToDevice, s));
 }
 
 void Stager::copy_out(const Plan& p, unsigned slot, uint64_t c, cudaStream_t s) {
@@ -209,6 +215,9 @@ void Stager::copy_out(const Plan& p, unsigned slot, uint64_t c, cudaStream_t s) 
     const uint64_t at = cap_ * (2 * elem_bytes_ + 1);
     WX_CUDA(cudaMemcpyAsync(dst(p.host.outcomes, at, 1), sl.dev + at, m, cudaMemcpyDeviceToHost, s));
   }
+  if (p.hashes_out)
+    WX_CUDA(cudaMemcpyAsync(dst(p.host.hashes_out, hashes_at(), 8), sl.dev + hashes_at(), m * 8,
+                            cudaMemcpyDeviceToHost, s));
 }
 
 Batch Stager::device_batch(const Plan& p, unsigned slot, uint64_t c) const {
@@ -223,6 +232,8 @@ Batch Stager::device_batch(const Plan& p, unsigned slot, uint64_t c) const {
   d.values_out = p.values_out ? values : nullptr;
   if (p.host.ops) d.ops = reinterpret_cast<const uint8_t*>(dev + cap_ * (2 * elem_bytes_));
   if (p.host.outcomes) d.outcomes = reinterpret_cast<uint8_t*>(dev + cap_ * (2 * elem_bytes_ + 1));
+  if (p.hashes_in) d.hashes = reinterpret_cast<const uint64_t*>(dev + hashes_at());
+  if (p.hashes_out) d.hashes_out = reinterpret_cast<uint64_t*>(dev + hashes_at());
   return d;
 }
 
@@ -235,7 +246,7 @@ void Stager::mark_not_run(const Plan& p, uint64_t from_chunk) {
 BatchResult Stager::run(Table& table, Call call, const Batch& host) {
   DeviceScope scope(device_);
   const Plan p(call, host, chunk_);
-  reserve(std::min(host.n, chunk_), p.chunks > 1 ? kMaxSlots : 1);
+  reserve(std::min(host.n, chunk_), p.chunks > 1 ? kMaxSlots : 1, p.hashes());
   return pinned() && p.chunks > 1 ? run_pipelined(table, p) : run_serial(table, p);
 }
 

@@ -19,8 +19,9 @@ namespace wx::dev {
 
 class Stager {
  public:
-  // elem_bytes: width of the table's keys and of its values (4 or 8).
-  Stager(int device, uint64_t elem_bytes);
+  // elem_bytes: width of the table's keys and of its values (4 or 8); chunk: elements per chunk
+  // (wx_config staging_chunk).
+  Stager(int device, uint64_t elem_bytes, uint64_t chunk);
   ~Stager();
   Stager(const Stager&) = delete;
   Stager& operator=(const Stager&) = delete;
@@ -29,22 +30,22 @@ class Stager {
   // On a failure the elements of chunks that ran keep their outcomes, those after it get WX_OUT_NONE.
   BatchResult run(Table& table, Call call, const Batch& host);
 
-  // Tuning (environment, read once per Stager): WIXLIB_STAGING_CHUNK elements per chunk (default
-  // 2^21), WIXLIB_STAGING_THREADS host copy threads (default half the cores, at most 8).
   uint64_t chunk() const { return chunk_; }
 
  private:
   struct Slot {
-    char* host = nullptr;  // pinned: keys | values | ops | outcomes, cap_ elements each
+    char* host = nullptr;  // pinned: keys | values | ops | outcomes [| hashes], cap_ elements each
     char* dev = nullptr;   // the same layout in device memory
     cudaEvent_t in_done = nullptr, kernel_done = nullptr, out_done = nullptr;
   };
   struct Plan;  // one call's arrays and chunking
   struct Pipe;  // hand-over between the calling thread and the copy thread
 
-  void reserve(uint64_t elems, unsigned slots);
+  // Slots of at least `elems` elements; hashes: with room for 8-byte hashes (pre-hashed calls).
+  void reserve(uint64_t elems, unsigned slots, bool hashes);
   void release();
   bool pinned() const { return slots_[0].host != nullptr; }
+  uint64_t hashes_at() const { return cap_ * (2 * elem_bytes_ + 2); }  // byte offset of a slot's hashes
 
   void pack(const Plan& p, unsigned slot, uint64_t chunk);
   void unpack(const Plan& p, unsigned slot, uint64_t chunk);
@@ -64,6 +65,7 @@ class Stager {
   int device_;
   uint64_t chunk_;
   uint64_t cap_ = 0;  // elements per slot
+  bool hashes_ = false;  // slots have the hashes region
   unsigned nslots_ = 0;
   Slot slots_[kMaxSlots];
   cudaStream_t in_ = nullptr, out_ = nullptr;

@@ -19,7 +19,9 @@ struct Batch {
   const uint8_t* ops = nullptr;     // batch only: wx_op per element
   uint8_t* outcomes = nullptr;      // wx_outcome per element (contains: 1/0 found flag)
   uint64_t n = 0;
-  uint64_t not_found = 0;           // find only
+  uint64_t not_found = 0;           // find, find_hashed
+  const uint64_t* hashes = nullptr; // find_hashed, insert_hashed: the keys' hashes (wx_hash_keys)
+  uint64_t* hashes_out = nullptr;   // hash_keys
   void* stream = nullptr;           // cudaStream_t for device tables (never null there); all the
                                     // call's work on these arrays goes on it (staging orders its
                                     // copies against it with events)
@@ -54,7 +56,7 @@ class Table {
   // Caller guarantees room for size() pairs.
   virtual uint64_t retrieve_all(void* keys, void* values, void* stream) = 0;
 
-  // Decoupled hashing (wx_hash_keys / wx_find_hashed / wx_insert_hashed). hashes[i] is the table's
+  // Pre-hashed calls (wx_hash_keys / wx_find_hashed / wx_insert_hashed). hashes[i] is the table's
   // size-independent 64-bit hash of keys[i]; arrays live where the table's do. Kinds without them
   // keep these defaults.
   virtual void hash_keys(const void* /*keys*/, uint64_t* /*hashes*/, uint64_t /*n*/, void* /*stream*/) {
@@ -71,7 +73,7 @@ class Table {
 };
 
 // Which bulk call a Batch is for, and the one place that dispatches it.
-enum class Call { insert, insert_or_assign, find, contains, erase, batch };
+enum class Call { insert, insert_or_assign, find, contains, erase, batch, hash_keys, find_hashed, insert_hashed };
 
 inline BatchResult run_call(Table& t, Call call, const Batch& b) {
   switch (call) {
@@ -81,6 +83,9 @@ inline BatchResult run_call(Table& t, Call call, const Batch& b) {
     case Call::contains: return t.contains(b);
     case Call::erase: return t.erase(b);
     case Call::batch: return t.batch(b);
+    case Call::hash_keys: t.hash_keys(b.keys, b.hashes_out, b.n, b.stream); return {};
+    case Call::find_hashed: return t.find_hashed(b, b.hashes);
+    case Call::insert_hashed: return t.insert_hashed(b, b.hashes);
   }
   return {};
 }

@@ -29,7 +29,6 @@ bool op_inserts(uint8_t op) { return op == WX_OP_INSERT || op == WX_OP_INSERT_OR
 template <typename KV>
 CpuTable<KV>::CpuTable(const wx_config& config)
     : max_lf_(config.max_load_factor), grow_auto_(config.grow != WX_GROW_NEVER) {
-  if (!(max_lf_ > 0.0 && max_lf_ <= 1.0)) fail(WX_ERR_INVALID_ARGUMENT, "max_load_factor must be in (0, 1]");
   pool_ = std::make_unique<ThreadPool>(participants_for(config.threads));
   workers_.resize(pool_->size());
   core_ = std::make_unique<HopCore<KV>>(buckets_for(config.capacity), *pool_);
@@ -382,10 +381,8 @@ template class CpuTable<Kv64>;
 namespace wx {
 
 Table* make_cpu_table(const wx_config& config) {
-  if (config.key_bits == 32 && config.value_bits == 32) return new cpu::CpuTable<cpu::Kv32>(config);
-  if (config.key_bits == 64 && config.value_bits == 64) return new cpu::CpuTable<cpu::Kv64>(config);
-  fail(WX_ERR_UNSUPPORTED, "the CPU table supports key_bits/value_bits 32/32 and 64/64, not " +
-                               std::to_string(config.key_bits) + "/" + std::to_string(config.value_bits));
+  if (config.key_bits == 64) return new cpu::CpuTable<cpu::Kv64>(config);
+  return new cpu::CpuTable<cpu::Kv32>(config);
 }
 
 }  // namespace wx

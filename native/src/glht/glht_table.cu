@@ -23,9 +23,11 @@ template <class Tr>
 GlhtTableT<Tr>::GlhtTableT(const wx_config& config) {
   device_ = config.device;
   DeviceScope scope(device_);
-  if (std::isfinite(config.max_load_factor) && config.max_load_factor > 0.0 && config.max_load_factor <= 1.0)
-    max_lf_ = config.max_load_factor;
+  max_lf_ = config.max_load_factor;
   grow_ = config.grow;
+  hot_share_ = config.hot_share;
+  build_min_ = config.build_min;
+  mixed_group_ = config.mixed_group;
   nb_ = nb_for_capacity(config.capacity);
   slots_ = DeviceArray<SlotT>(total_slots(nb_));
   ctr_ = DeviceArray<Counters>(1);
@@ -206,7 +208,7 @@ BatchResult GlhtTableT<Tr>::batch(const Batch& b) {
   DeviceScope scope(device_);
   // Combining (common/combine.cu) is 32-bit: wide tables run every mixed batch the plain way.
   if constexpr (Tr::kWide) return run(Mode::mixed, b);
-  const Combined c = combine_hot_batch(b, hot_, [this](Call call, const Batch& x) {
+  const Combined c = combine_hot_batch(b, hot_share_, hot_, [this](Call call, const Batch& x) {
     return call == Call::batch ? run(Mode::mixed, x) : call == Call::find ? run(Mode::find, x) : run(Mode::contains, x);
   });
   if (!c.done) return run(Mode::mixed, b);
@@ -361,9 +363,8 @@ template class GlhtTableT<Wide>;
 }  // namespace glht
 
 Table* make_glht_table(const wx_config& config) {
-  if (config.key_bits == 32 && config.value_bits == 32) return new glht::GlhtTable(config);
-  if (config.key_bits == 64 && config.value_bits == 64) return new glht::GlhtTableWide(config);
-  fail(WX_ERR_UNSUPPORTED, "GLHT supports 32-bit keys and values or 64-bit keys and values");
+  if (config.key_bits == 64) return new glht::GlhtTableWide(config);
+  return new glht::GlhtTable(config);
 }
 
 }  // namespace wx

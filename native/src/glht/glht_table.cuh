@@ -86,13 +86,14 @@ class GlhtTableT final : public Table {
   uint64_t errors_base_ = 0;
   double last_ms_ = 0.0;
   bool trace_ = trace_on();
-  // WIXLIB_GLHT_BUILD_MIN: smallest insert batch into an empty table that is built by sorting
-  // (0: never). 2^24: from there the build also wins in wall time, its scratch's cudaMalloc and
-  // cudaFree included (s13 run C: 2^24 wall 2.20 against 2.24 ms, 2^22 0.91 against 0.63).
-  uint64_t build_min_ = env_u64("WIXLIB_GLHT_BUILD_MIN", uint64_t{1} << 24, 0, ~uint64_t{0});
-  // WIXLIB_GLHT_MIXED_GROUP: rounds of 32 elements per warp in mixed batches (Args::group; 0 = by
+  int hot_share_ = 0;  // wx_config hot_share: mixed batches with fewer distinct keys are combined
+  // wx_config build_min: smallest insert batch into an empty table that is built by sorting (0:
+  // never). Default 2^24: from there the build also wins in wall time, its scratch's cudaMalloc and
+  // cudaFree included (2^24 wall 2.20 against 2.24 ms, 2^22 0.91 against 0.63).
+  uint64_t build_min_ = 0;
+  // wx_config mixed_group: rounds of 32 elements per warp in mixed batches (Args::group; 0 = by
   // batch size, up to 8). Tests force 8 on small batches so the grouped path runs under the sanitizers.
-  int mixed_group_ = static_cast<int>(env_u64("WIXLIB_GLHT_MIXED_GROUP", 0, 0, 16));
+  int mixed_group_ = 0;
 };
 
 using GlhtTable = GlhtTableT<Narrow>;

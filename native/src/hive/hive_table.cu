@@ -82,12 +82,10 @@ uint64_t pow2_at_least(uint64_t x) {
 
 template <class S>
 HiveTableT<S>::HiveTableT(const wx_config& cfg) : device_(cfg.device) {
-  if (cfg.key_bits != int(8 * sizeof(Key)) || cfg.value_bits != int(8 * sizeof(Val)))
-    fail(WX_ERR_UNSUPPORTED, "Hive: this table type holds " + std::to_string(8 * sizeof(Key)) +
-                                 "-bit keys and values (key_bits/value_bits must both be 32 or both 64)");
-  max_lf_ = cfg.max_load_factor > 0 && cfg.max_load_factor <= 1 ? cfg.max_load_factor : 0.9;
-  min_lf_ = cfg.min_load_factor > 0 && cfg.min_load_factor < max_lf_ ? cfg.min_load_factor : 0.0;
+  max_lf_ = cfg.max_load_factor;
+  min_lf_ = cfg.min_load_factor;
   grow_auto_ = cfg.grow != WX_GROW_NEVER;
+  hot_share_ = cfg.hot_share;
   DeviceScope scope(device_);
   WX_CUDA(cudaStreamCreateWithFlags(&own_stream_, cudaStreamNonBlocking));
   WX_CUDA(cudaEventCreate(&ev0_));
@@ -307,7 +305,7 @@ BatchResult HiveTableT<S>::batch(const Batch& b) {
   DeviceScope scope(device_);
   // The hot-key combining (common/combine.cu) is 32-bit: 64-bit tables run the plain mixed path.
   if constexpr (S::kWide) return run(b, Mode::Mixed);
-  const Combined c = combine_hot_batch(b, hot_, [this](Call call, const Batch& x) {
+  const Combined c = combine_hot_batch(b, hot_share_, hot_, [this](Call call, const Batch& x) {
     return run(x, call == Call::batch ? Mode::Mixed : call == Call::find ? Mode::Find : Mode::Contains);
   });
   if (!c.done) return run(b, Mode::Mixed);

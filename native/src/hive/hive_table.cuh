@@ -87,6 +87,7 @@ class HiveTableT final : public Table {
   int device_ = 0;
   double max_lf_ = 0.9, min_lf_ = 0.0;
   bool grow_auto_ = true;
+  int hot_share_ = 0;  // wx_config hot_share (common/combine.hpp)
   bool auto_drain_ = true;
   // ViewT::tidy holds (no EMPTY slot has come back since creation or clear()); cleared before every
   // erase to EMPTY, sweep, split and merge.

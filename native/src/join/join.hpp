@@ -48,14 +48,3 @@ std::unique_ptr<Engine> make_device_engine(const TableMaker& make_table, int dev
                                            uint64_t n, int32_t mem, void* stream);
 
 }  // namespace wx::join
-
-namespace wx::join {
-
-// Pre-hashed table calls on a device table given host arrays: copies them to the device, runs,
-// copies results back (CUDA builds only). op: 0 = hash_keys (hashes_out), 1 = find_hashed (values),
-// 2 = insert_hashed (values in, outcomes).
-enum class HashedOp { hash, find, insert };
-BatchResult run_hashed_staged(Table& table, HashedOp op, const void* keys, const uint64_t* hashes, uint64_t* hashes_out,
-                              void* values, uint8_t* outcomes, uint64_t n, uint64_t not_found, int device, void* stream);
-
-}  // namespace wx::join

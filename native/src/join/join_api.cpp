@@ -71,18 +71,10 @@ int32_t wx_join_create(const wx_config* config, int32_t build, const void* build
     require(n == 0 || build_keys != nullptr, "build keys is NULL");
     auto j = std::make_unique<wx_join>();
     j->config = *config;
-    // The configuration is checked by creating a table of it now (the same statuses and messages as
-    // wx_table_create, before any work); the join's own table is made by the engine, sized then.
-    j->config.capacity = 1;
-    // The device join engine is 32-bit (Hive tables take 64-bit keys, its join does not, yet).
-    if (config->key_bits == 64 && is_gpu_kind(config->kind))
-      wx::fail(WX_ERR_UNSUPPORTED, "joins on the GPU kinds take 32-bit keys; 64-bit keys join on WX_KIND_CPU");
-    wx_table* check = nullptr;
-    const int32_t st = wx_table_create(&j->config, &check);
-    if (st != WX_OK) return st;  // its message is this thread's already
-    wx_table_destroy(check);
+    j->config.capacity = 1;  // ignored: the engine sizes the table for the build's distinct keys
+    wx::api::check_config(j->config);
     const bool gpu = is_gpu_kind(j->config.kind);
-    // The GPU join engines are 32-bit (64-bit GLHT tables exist, 64-bit GPU joins do not).
+    // The device join engine is 32-bit (64-bit GPU tables exist, 64-bit GPU joins do not).
     if (gpu && j->config.key_bits == 64)
       wx::fail(WX_ERR_UNSUPPORTED, "joins on the GPU kinds take 32-bit keys; 64-bit keys join on WX_KIND_CPU");
     if (mem == WX_MEM_DEVICE) {

@@ -21,7 +21,7 @@ void stream_destroy(void*) {}
 int device_of(const void*) { return -1; }
 void check_device_range(const void*, uint64_t, int, const char*) { absent(); }
 void StagerDelete::operator()(Stager*) const {}  // never made without CUDA
-BatchResult run_staged(Table&, Call, const Batch&, int, uint32_t, StagerPtr&) { absent(); }
+BatchResult run_staged(Table&, Call, const Batch&, const wx_config&, StagerPtr&) { absent(); }
 uint64_t retrieve_all_to_host(Table&, void*, void*, uint64_t, uint32_t, int, void*) { absent(); }
 
 }  // namespace wx::dev

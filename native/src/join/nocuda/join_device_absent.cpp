@@ -8,12 +8,3 @@ std::unique_ptr<Engine> make_device_engine(const TableMaker&, int, int32_t, cons
 }
 
 }  // namespace wx::join
-
-namespace wx::join {
-
-BatchResult run_hashed_staged(Table&, HashedOp, const void*, const uint64_t*, uint64_t*, void*, uint8_t*, uint64_t,
-                              uint64_t, int, void*) {
-  fail(WX_ERR_NO_DEVICE, "this build of wixlib has no CUDA support");
-}
-
-}  // namespace wx::join

@@ -1,7 +1,20 @@
 package org.wixlib;
 
-/** The argument checks that tables, joins, buffers and their builders share. */
+import org.wixlib.internal.ffi.wixlib_h;
+
+/**
+ * The argument checks that tables, joins, buffers and their builders share. Configuration limits are
+ * the C API's (wixlib.h, through the generated bindings): the library checks them again when a table
+ * is created, so these only fail earlier, never differently.
+ */
 final class ConfigChecks {
+  static final double LOAD_FACTOR_MIN = wixlib_h.WX_LOAD_FACTOR_MIN();
+  static final double LOAD_FACTOR_MAX = wixlib_h.WX_LOAD_FACTOR_MAX();
+  static final long STAGING_CHUNK_MIN = wixlib_h.WX_STAGING_CHUNK_MIN();
+  static final long STAGING_CHUNK_MAX = wixlib_h.WX_STAGING_CHUNK_MAX();
+  static final int HOT_SHARE_MAX = wixlib_h.WX_HOT_SHARE_MAX();
+  static final int MIXED_GROUP_MAX = wixlib_h.WX_MIXED_GROUP_MAX();
+
   private ConfigChecks() {}
 
   /** A CUDA device ordinal. */
@@ -14,10 +27,44 @@ final class ConfigChecks {
 
   /** The load factor above which a table grows. */
   static double maxLoadFactor(double f) {
-    if (!(f >= 0.05 && f <= 1)) {
-      throw new InvalidArgumentException("maxLoadFactor must be in [0.05, 1], got " + f);
+    if (!(f >= LOAD_FACTOR_MIN && f <= LOAD_FACTOR_MAX)) {
+      throw new InvalidArgumentException("maxLoadFactor must be in [" + LOAD_FACTOR_MIN + ", "
+          + LOAD_FACTOR_MAX + "], got " + f);
     }
     return f;
+  }
+
+  /** Elements per chunk when a GPU table stages host arrays. */
+  static long stagingChunk(long elements) {
+    if (elements < STAGING_CHUNK_MIN || elements > STAGING_CHUNK_MAX) {
+      throw new InvalidArgumentException("stagingChunk must be in [" + STAGING_CHUNK_MIN + ", "
+          + STAGING_CHUNK_MAX + "], got " + elements);
+    }
+    return elements;
+  }
+
+  /** Percent of distinct keys below which a mixed batch is combined per key. */
+  static int hotShare(int percent) {
+    if (percent < 0 || percent > HOT_SHARE_MAX) {
+      throw new InvalidArgumentException("hotShare must be in [0, " + HOT_SHARE_MAX + "], got " + percent);
+    }
+    return percent;
+  }
+
+  /** GLHT: rounds of 32 ops each warp orders by kind in a mixed batch, 0 = by batch size. */
+  static int mixedGroup(int rounds) {
+    if (rounds < 0 || rounds > MIXED_GROUP_MAX) {
+      throw new InvalidArgumentException("mixedGroup must be in [0, " + MIXED_GROUP_MAX + "], got " + rounds);
+    }
+    return rounds;
+  }
+
+  /** GLHT: smallest insert into an empty table that is bulk-built, 0 = never (unsigned in C). */
+  static long buildMin(long keys) {
+    if (keys < 0) {
+      throw new InvalidArgumentException("buildMin must be >= 0, got " + keys);
+    }
+    return keys;
   }
 
   /** Worker threads of a CPU table, 0 = all cores. */

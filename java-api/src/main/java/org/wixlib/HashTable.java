@@ -108,6 +108,10 @@ public final class HashTable implements AutoCloseable {
     private GrowPolicy growPolicy;
     private Integer threads;
     private int keyBits = 32;
+    private Long stagingChunk;
+    private Integer hotShare;
+    private Integer mixedGroup;
+    private Long buildMin;
 
     private Builder() {}
 
@@ -133,7 +137,10 @@ public final class HashTable implements AutoCloseable {
       return this;
     }
 
-    /** Grow above this load factor (0.05 <= f <= 1). */
+    /**
+     * Grow above this load factor ({@code WX_LOAD_FACTOR_MIN} 0.05 to {@code WX_LOAD_FACTOR_MAX} 1;
+     * default 0.9, Hive 0.95).
+     */
     public Builder maxLoadFactor(double f) {
       this.maxLoadFactor = ConfigChecks.maxLoadFactor(f);
       return this;
@@ -165,6 +172,44 @@ public final class HashTable implements AutoCloseable {
       return this;
     }
 
+    /**
+     * GPU kinds: elements per chunk when the library copies host arrays (Java arrays, host segments)
+     * to the device and back; chunks overlap copies with kernels. {@code WX_STAGING_CHUNK_MIN} (1024)
+     * to {@code WX_STAGING_CHUNK_MAX} (2^26); default 2^21.
+     */
+    public Builder stagingChunk(long elements) {
+      this.stagingChunk = ConfigChecks.stagingChunk(elements);
+      return this;
+    }
+
+    /**
+     * GPU kinds: a mixed batch ({@link HashTable#batch}) whose sampled keys are less than this percent
+     * distinct is combined per key (one write per changed key instead of contended updates). 0 to
+     * {@code WX_HOT_SHARE_MAX} (100); default 90; 0 never combines.
+     */
+    public Builder hotShare(int percent) {
+      this.hotShare = ConfigChecks.hotShare(percent);
+      return this;
+    }
+
+    /**
+     * GLHT: rounds of 32 operations that each warp orders by kind in a mixed batch. 0 (default) lets
+     * the library choose by batch size; at most {@code WX_MIXED_GROUP_MAX} (8).
+     */
+    public Builder mixedGroup(int rounds) {
+      this.mixedGroup = ConfigChecks.mixedGroup(rounds);
+      return this;
+    }
+
+    /**
+     * GLHT, 32-bit keys: the smallest insert into an empty table that is bulk-built by sorting
+     * (default 2^24); 0 never bulk-builds. Must be >= 0.
+     */
+    public Builder buildMin(long keys) {
+      this.buildMin = ConfigChecks.buildMin(keys);
+      return this;
+    }
+
     /** Creates the table (loads the native library on first use). */
     public HashTable build() {
       if (maxLoadFactor != null && minLoadFactor != null && minLoadFactor >= maxLoadFactor) {
@@ -172,7 +217,8 @@ public final class HashTable implements AutoCloseable {
             + " must be below maxLoadFactor " + maxLoadFactor);
       }
       long h = Native.tableCreate(new Native.Config(kind.code(), capacity, maxLoadFactor, minLoadFactor,
-          device, growPolicy == null ? null : growPolicy.code(), threads, keyBits));
+          device, growPolicy == null ? null : growPolicy.code(), threads, keyBits,
+          new Native.Tuning(stagingChunk, hotShare, mixedGroup, buildMin)));
       return new HashTable(kind, device == null ? 0 : device, keyBits, h);
     }
   }
@@ -551,31 +597,25 @@ public final class HashTable implements AutoCloseable {
       if (st == Status.OK) {
         continue;
       }
-      String nativeMessage = Native.lastError();
       WixlibException e = Native.error(st);
       if (st == Status.FULL) {
-        long c = leadingCount(nativeMessage);
-        full = full < 0 || c < 0 ? -1 : full + c;
+        full += lastFull();
         fullError = e;
         continue;
       }
-      finish(e, callerHasOutcomes, null, null, m); // INVALID_KEY with outcomes is a result
+      finish(e, callerHasOutcomes, null, m); // INVALID_KEY with outcomes is a result
     }
     if (fullError != null && !callerHasOutcomes) {
       String message = n <= slice ? fullError.getMessage()
-          : Status.toException(Status.FULL, (full < 0 ? "some" : Long.toString(full)) + " of " + n
+          : Status.toException(Status.FULL, full + " of " + n
               + " inserts found no room (table full and not allowed to grow, or out of memory)").getMessage();
       throw new TableFullException(message, full);
     }
   }
 
-  /** The element count a native FULL message starts with ("N of M inserts ..."), or -1. */
-  private static long leadingCount(String message) {
-    int i = 0;
-    while (i < message.length() && i < 19 && Character.isDigit(message.charAt(i))) {
-      i++;
-    }
-    return i == 0 ? -1 : Long.parseLong(message.substring(0, i));
+  /** The FULL count of the table's last call (wx_stats last_full); call it under the lock. */
+  private long lastFull() {
+    return Native.stats(handle).lastFull();
   }
 
   private static MemorySegment heap(Object array) {
@@ -613,12 +653,9 @@ public final class HashTable implements AutoCloseable {
       if (n == 0) {
         return;
       }
-      try (Arena a = Arena.ofConfined()) {
-        MemorySegment out = ConfigChecks.isAbsent(o) ? a.allocate(n) : o;
-        int st = assign ? Native.insertOrAssign(handle, k, v, n, out, Native.MEM_HOST)
-            : Native.insert(handle, k, v, n, out, Native.MEM_HOST);
-        finish(st == Status.OK ? null : Native.error(st), !ConfigChecks.isAbsent(o), out, k, n);
-      }
+      int st = assign ? Native.insertOrAssign(handle, k, v, n, o, Native.MEM_HOST)
+          : Native.insert(handle, k, v, n, o, Native.MEM_HOST);
+      finish(st == Status.OK ? null : Native.error(st), !ConfigChecks.isAbsent(o), k, n);
     } finally {
       release();
     }
@@ -640,7 +677,7 @@ public final class HashTable implements AutoCloseable {
         return;
       }
       int st = Native.find(handle, k, v, n, notFound, Native.MEM_HOST);
-      finish(st == Status.OK ? null : Native.error(st), false, null, k, n);
+      finish(st == Status.OK ? null : Native.error(st), false, k, n);
     } finally {
       release();
     }
@@ -657,7 +694,7 @@ public final class HashTable implements AutoCloseable {
         return;
       }
       int st = Native.contains(handle, k, f, n, Native.MEM_HOST);
-      finish(st == Status.OK ? null : Native.error(st), false, null, k, n);
+      finish(st == Status.OK ? null : Native.error(st), false, k, n);
     } finally {
       release();
     }
@@ -674,7 +711,7 @@ public final class HashTable implements AutoCloseable {
         return;
       }
       int st = Native.erase(handle, k, n, o, Native.MEM_HOST);
-      finish(st == Status.OK ? null : Native.error(st), !ConfigChecks.isAbsent(o), null, k, n);
+      finish(st == Status.OK ? null : Native.error(st), !ConfigChecks.isAbsent(o), k, n);
     } finally {
       release();
     }
@@ -693,11 +730,8 @@ public final class HashTable implements AutoCloseable {
       if (n == 0) {
         return;
       }
-      try (Arena a = Arena.ofConfined()) {
-        MemorySegment out = ConfigChecks.isAbsent(o) ? a.allocate(n) : o;
-        int st = Native.batch(handle, op, k, v, n, out, Native.MEM_HOST);
-        finish(st == Status.OK ? null : Native.error(st), !ConfigChecks.isAbsent(o), out, k, n);
-      }
+      int st = Native.batch(handle, op, k, v, n, o, Native.MEM_HOST);
+      finish(st == Status.OK ? null : Native.error(st), !ConfigChecks.isAbsent(o), k, n);
     } finally {
       release();
     }
@@ -800,7 +834,7 @@ public final class HashTable implements AutoCloseable {
         return;
       }
       int st = call.getAsInt();
-      finish(st == Status.OK ? null : Native.error(st), hasOutcomes, null, null, n);
+      finish(st == Status.OK ? null : Native.error(st), hasOutcomes, null, n);
     } finally {
       release();
     }
@@ -885,7 +919,7 @@ public final class HashTable implements AutoCloseable {
     try {
       Native.Stats s = Native.stats(handle);
       return new TableStats(s.size(), s.capacity(), s.bytes(), s.resizes(), s.stashUsed(),
-          s.displacements(), s.failedInserts(), s.lastKernelMillis());
+          s.displacements(), s.failedInserts(), s.lastKernelMillis(), s.lastFull(), s.lastInvalid());
     } finally {
       release();
     }
@@ -992,11 +1026,10 @@ public final class HashTable implements AutoCloseable {
 
   /**
    * Turns a call's failure into an exception, except FULL / INVALID_KEY when the caller has outcomes.
-   * outcomes (may be null) are counted for FULL; hostKeys (may be null) are scanned for the first
+   * The FULL count comes from the table's stats; hostKeys (may be null) are scanned for the first
    * reserved key.
    */
-  private void finish(WixlibException error, boolean callerHasOutcomes, MemorySegment outcomes,
-      MemorySegment hostKeys, long n) {
+  private void finish(WixlibException error, boolean callerHasOutcomes, MemorySegment hostKeys, long n) {
     if (error == null) {
       return;
     }
@@ -1005,8 +1038,7 @@ public final class HashTable implements AutoCloseable {
       return;
     }
     if (st == Status.FULL) {
-      long full = outcomes == null ? -1 : countOutcome(outcomes, n, Outcome.FULL);
-      throw new TableFullException(error.getMessage(), full); // the native message has the count
+      throw new TableFullException(error.getMessage(), lastFull());
     }
     if (st == Status.INVALID_KEY) {
       long index = hostKeys == null ? -1 : firstReserved(hostKeys, n);
@@ -1014,16 +1046,6 @@ public final class HashTable implements AutoCloseable {
           + "elements were applied): " : "") + error.getMessage(), index);
     }
     throw error;
-  }
-
-  private static long countOutcome(MemorySegment outcomes, long n, byte value) {
-    long c = 0;
-    for (long i = 0; i < n; i++) {
-      if (outcomes.get(JAVA_BYTE, i) == value) {
-        c++;
-      }
-    }
-    return c;
   }
 
   private long firstReserved(MemorySegment keys, long n) {

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import org.wixlib.internal.Native;
 import org.wixlib.internal.Scratch;
+import org.wixlib.internal.ffi.wixlib_h;
 
 /**
  * A hash join's build side: a table over a build key column (row i = keys[i]), probed with key columns
@@ -45,12 +46,23 @@ import org.wixlib.internal.Scratch;
  * {@link IllegalStateException}. A join never closed is freed once unreachable.
  */
 public final class Join implements AutoCloseable {
-  /** How build keys map to rows. */
+  /** How build keys map to rows; {@link #code()} is the native {@code wx_join_build}. */
   public enum Build {
     /** Each key at most once. */
-    UNIQUE,
+    UNIQUE(wixlib_h.WX_JOIN_UNIQUE()),
     /** Any keys; the rows of one key are grouped. */
-    MULTI
+    MULTI(wixlib_h.WX_JOIN_MULTI());
+
+    private final int code;
+
+    Build(int code) {
+      this.code = code;
+    }
+
+    /** The native {@code wx_join_build} value. */
+    public int code() {
+      return code;
+    }
   }
 
   private final TableKind kind;
@@ -165,7 +177,7 @@ public final class Join implements AutoCloseable {
 
     private Join create(MemorySegment keys, long n, int mem) {
       long h = Native.joinCreate(new Native.Config(kind.code(), null, maxLoadFactor, null, device, null, threads,
-          keyBits), build == Build.MULTI ? 1 : 0, keys, n, mem);
+          keyBits, Native.Tuning.DEFAULTS), build.code(), keys, n, mem);
       return new Join(kind, keyBits, build, h);
     }
   }

@@ -1,6 +1,10 @@
 package org.wixlib;
 
-/** Operation codes of a mixed batch ({@link HashTable#batch}); the native {@code wx_op} values. */
+/**
+ * Operation codes of a mixed batch ({@link HashTable#batch}); the native {@code wx_op} values. They
+ * are compile-time constants, so that they serve as {@code case} labels; a test keeps them equal to
+ * the generated {@code wixlib_h.WX_OP_*()}.
+ */
 public final class Op {
   /** Insert; the value is read from values[i]. */
   public static final byte INSERT = 0;

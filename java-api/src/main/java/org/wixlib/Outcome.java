@@ -1,6 +1,10 @@
 package org.wixlib;
 
-/** Per-element outcome bytes written by bulk calls (the native {@code wx_outcome} values). */
+/**
+ * Per-element outcome bytes written by bulk calls (the native {@code wx_outcome} values). They are
+ * compile-time constants, so that they serve as {@code case} labels; a test keeps them equal to the
+ * generated {@code wixlib_h.WX_OUT_*()}.
+ */
 public final class Outcome {
   /** Not executed. */
   public static final byte NONE = 0;

@@ -1,15 +1,16 @@
 package org.wixlib;
 
 import java.util.Locale;
+import org.wixlib.internal.ffi.wixlib_h;
 
 /** The table designs of wixlib; {@link #code()} is the native {@code wx_kind}. */
 public enum TableKind {
   /** Concurrent hopscotch table on the host (runs everywhere). */
-  CPU(0),
+  CPU(wixlib_h.WX_KIND_CPU()),
   /** GPU lock-free hopscotch, warp-cooperative. */
-  GLHT(1),
+  GLHT(wixlib_h.WX_KIND_GLHT()),
   /** GPU bucketed cuckoo with stash and linear-hashing resize. */
-  HIVE(2);
+  HIVE(wixlib_h.WX_KIND_HIVE());
 
   private final int code;
 

@@ -11,6 +11,8 @@ package org.wixlib;
  * @param displacements hopscotch moves / cuckoo evictions since creation
  * @param failedInserts elements reported FULL since creation
  * @param lastKernelMillis GPU kinds: device time of the last bulk call
+ * @param lastFull elements of the last bulk call reported {@link Outcome#FULL}
+ * @param lastInvalid elements of the last bulk call reported {@link Outcome#INVALID_KEY}
  */
 public record TableStats(long size, long capacity, long bytes, long resizes, long stashUsed,
-    long displacements, long failedInserts, double lastKernelMillis) {}
+    long displacements, long failedInserts, double lastKernelMillis, long lastFull, long lastInvalid) {}

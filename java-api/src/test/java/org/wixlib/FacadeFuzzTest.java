@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * Randomized call sequences against the facade (issue 6 §3, the Java side of the fuzzing): each step
+ * Randomized call sequences against the facade (the Java side of the fuzzing): each step
  * is a valid call (checked against a HashMap oracle) or a bad one — null arrays, wrong lengths, a
  * reserved key somewhere in the batch, a bad op code, a segment too small, a negative or absurd count,
  * a resize below the size or to an absurd capacity. A bad call must throw its documented exception and

@@ -8,7 +8,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * GPU tables that are never closed give their device memory back through the Cleaner once they are
- * unreachable (issue 6 §5): the device's free memory, measured with the CUDA memory-info call, drops
+ * unreachable: the device's free memory, measured with the CUDA memory-info call, drops
  * while they live and returns to the baseline after GC. Skipped (visibly) without a GPU.
  */
 class GpuCleanerTest {

@@ -45,6 +45,8 @@ class TypesTest {
     assertEquals(wixlib_h.WX_KEY32_TOMBSTONE(), HashTable.TOMBSTONE_KEY);
     assertEquals(wixlib_h.WX_MEM_HOST(), org.wixlib.internal.Native.MEM_HOST);
     assertEquals(wixlib_h.WX_MEM_DEVICE(), org.wixlib.internal.Native.MEM_DEVICE);
+    assertEquals(wixlib_h.WX_JOIN_UNIQUE(), Join.Build.UNIQUE.code());
+    assertEquals(wixlib_h.WX_JOIN_MULTI(), Join.Build.MULTI.code());
   }
 
   @Test

@@ -8,6 +8,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
+import java.util.function.Consumer;
 import org.wixlib.WixlibException;
 import org.wixlib.internal.ffi.wixlib_h;
 import org.wixlib.internal.ffi.wx_config;
@@ -22,8 +23,8 @@ import org.wixlib.internal.ffi.wx_stats;
  */
 public final class Native {
   /** Memory-space flags ({@code wx_mem}). */
-  public static final int MEM_HOST = 0;
-  public static final int MEM_DEVICE = 1;
+  public static final int MEM_HOST = wixlib_h.WX_MEM_HOST();
+  public static final int MEM_DEVICE = wixlib_h.WX_MEM_DEVICE();
 
   /** Frees native resources of tables and device buffers that were never closed. */
   public static final Cleaner CLEANER = Cleaner.create();
@@ -179,11 +180,16 @@ public final class Native {
 
   /** A table configuration; unset fields (null) keep wx_config_init's defaults for the kind. */
   public record Config(int kind, Long capacity, Double maxLoadFactor, Double minLoadFactor,
-      Integer device, Integer grow, Integer threads, Integer keyBits) {
+      Integer device, Integer grow, Integer threads, Integer keyBits, Tuning tuning) {
     public Config(int kind, Long capacity, Double maxLoadFactor, Double minLoadFactor, Integer device,
         Integer grow, Integer threads) {
-      this(kind, capacity, maxLoadFactor, minLoadFactor, device, grow, threads, null);
+      this(kind, capacity, maxLoadFactor, minLoadFactor, device, grow, threads, null, Tuning.DEFAULTS);
     }
+  }
+
+  /** The tuning fields of wx_config; unset ones (null) keep wx_config_init's defaults. */
+  public record Tuning(Long stagingChunk, Integer hotShare, Integer mixedGroup, Long buildMin) {
+    public static final Tuning DEFAULTS = new Tuning(null, null, null, null);
   }
 
   /** Creates a table; returns its handle address. */
@@ -200,29 +206,29 @@ public final class Native {
   private static MemorySegment config(Arena a, Config c) {
     MemorySegment cfg = wx_config.allocate(a);
     check(wixlib_h.wx_config_init(cfg, c.kind()));
-    if (c.capacity() != null) {
-      wx_config.capacity(cfg, c.capacity());
-    }
-    if (c.maxLoadFactor() != null) {
-      wx_config.max_load_factor(cfg, c.maxLoadFactor());
-    }
-    if (c.minLoadFactor() != null) {
-      wx_config.min_load_factor(cfg, c.minLoadFactor());
-    }
-    if (c.device() != null) {
-      wx_config.device(cfg, c.device());
-    }
-    if (c.grow() != null) {
-      wx_config.grow(cfg, c.grow());
-    }
-    if (c.threads() != null) {
-      wx_config.threads(cfg, c.threads());
-    }
-    if (c.keyBits() != null) { // keys and values have one width (32/32 or 64/64)
-      wx_config.key_bits(cfg, c.keyBits());
-      wx_config.value_bits(cfg, c.keyBits());
-    }
+    set(c.capacity(), v -> wx_config.capacity(cfg, v));
+    set(c.maxLoadFactor(), v -> wx_config.max_load_factor(cfg, v));
+    set(c.minLoadFactor(), v -> wx_config.min_load_factor(cfg, v));
+    set(c.device(), v -> wx_config.device(cfg, v));
+    set(c.grow(), v -> wx_config.grow(cfg, v));
+    set(c.threads(), v -> wx_config.threads(cfg, v));
+    set(c.keyBits(), v -> { // keys and values have one width (32/32 or 64/64)
+      wx_config.key_bits(cfg, v);
+      wx_config.value_bits(cfg, v);
+    });
+    Tuning t = c.tuning() == null ? Tuning.DEFAULTS : c.tuning();
+    set(t.stagingChunk(), v -> wx_config.staging_chunk(cfg, v));
+    set(t.hotShare(), v -> wx_config.hot_share(cfg, v));
+    set(t.mixedGroup(), v -> wx_config.mixed_group(cfg, v));
+    set(t.buildMin(), v -> wx_config.build_min(cfg, v));
     return cfg;
+  }
+
+  /** Writes a config field that was set (non-null). */
+  private static <T> void set(T value, Consumer<T> field) {
+    if (value != null) {
+      field.accept(value);
+    }
   }
 
   /** The handle a create call wrote to {@code out}; a NULL one after WX_OK is an internal error. */
@@ -295,9 +301,9 @@ public final class Native {
     }
   }
 
-  /** {size, capacity, bytes, resizes, stashUsed, displacements, failedInserts} and lastKernelMs. */
+  /** wx_stats: counters since creation, and the last bulk call's kernel time and FULL / INVALID_KEY counts. */
   public record Stats(long size, long capacity, long bytes, long resizes, long stashUsed,
-      long displacements, long failedInserts, double lastKernelMillis) {}
+      long displacements, long failedInserts, double lastKernelMillis, long lastFull, long lastInvalid) {}
 
   public static Stats stats(long table) {
     try (Arena a = Arena.ofConfined()) {
@@ -305,7 +311,7 @@ public final class Native {
       check(wixlib_h.wx_stats_get(ptr(table), s));
       return new Stats(wx_stats.size(s), wx_stats.capacity(s), wx_stats.bytes(s), wx_stats.resizes(s),
           wx_stats.stash_used(s), wx_stats.displacements(s), wx_stats.failed_inserts(s),
-          wx_stats.last_kernel_ms(s));
+          wx_stats.last_kernel_ms(s), wx_stats.last_full(s), wx_stats.last_invalid(s));
     }
   }
 

@@ -1,5 +1,7 @@
 package org.wixlib.internal;
 
+import java.util.Map;
+import java.util.function.Function;
 import org.wixlib.CudaException;
 import org.wixlib.DeviceOutOfMemoryException;
 import org.wixlib.InvalidArgumentException;
@@ -8,24 +10,31 @@ import org.wixlib.NoDeviceException;
 import org.wixlib.TableFullException;
 import org.wixlib.UnsupportedKindException;
 import org.wixlib.WixlibException;
+import org.wixlib.internal.ffi.wixlib_h;
 
-/** Native status codes ({@code wx_status}) and their exceptions. */
+/** Native status codes ({@code wx_status}, from the generated bindings) and their exceptions. */
 public final class Status {
-  public static final int OK = 0;
-  public static final int INVALID_ARGUMENT = 1;
-  public static final int INVALID_KEY = 2;
-  public static final int OUT_OF_MEMORY = 3;
-  public static final int NO_DEVICE = 4;
-  public static final int CUDA = 5;
-  public static final int FULL = 6;
-  public static final int UNSUPPORTED = 7;
-  public static final int INTERNAL = 8;
+  public static final int OK = wixlib_h.WX_OK();
+  public static final int INVALID_ARGUMENT = wixlib_h.WX_ERR_INVALID_ARGUMENT();
+  public static final int INVALID_KEY = wixlib_h.WX_ERR_INVALID_KEY();
+  public static final int OUT_OF_MEMORY = wixlib_h.WX_ERR_OUT_OF_MEMORY();
+  public static final int NO_DEVICE = wixlib_h.WX_ERR_NO_DEVICE();
+  public static final int CUDA = wixlib_h.WX_ERR_CUDA();
+  public static final int FULL = wixlib_h.WX_ERR_FULL();
+  public static final int UNSUPPORTED = wixlib_h.WX_ERR_UNSUPPORTED();
+  public static final int INTERNAL = wixlib_h.WX_ERR_INTERNAL();
 
-  /** The same names as the native wx_status_name() (a test keeps them equal). */
-  private static final String[] NAMES = {
-    "OK", "INVALID_ARGUMENT", "INVALID_KEY", "OUT_OF_MEMORY", "NO_DEVICE", "CUDA_ERROR", "FULL",
-    "UNSUPPORTED", "INTERNAL"
-  };
+  /** The codes and the names native wx_status_name() gives them (a test keeps them equal). */
+  private static final Map<Integer, String> NAMES = Map.of(
+      OK, "OK", INVALID_ARGUMENT, "INVALID_ARGUMENT", INVALID_KEY, "INVALID_KEY",
+      OUT_OF_MEMORY, "OUT_OF_MEMORY", NO_DEVICE, "NO_DEVICE", CUDA, "CUDA_ERROR", FULL, "FULL",
+      UNSUPPORTED, "UNSUPPORTED", INTERNAL, "INTERNAL");
+
+  /** The exception type of each failure status (other codes: a plain WixlibException). */
+  private static final Map<Integer, Function<String, WixlibException>> EXCEPTIONS = Map.of(
+      INVALID_ARGUMENT, InvalidArgumentException::new, INVALID_KEY, InvalidKeyException::new,
+      OUT_OF_MEMORY, DeviceOutOfMemoryException::new, NO_DEVICE, NoDeviceException::new,
+      CUDA, CudaException::new, FULL, TableFullException::new, UNSUPPORTED, UnsupportedKindException::new);
 
   private Status() {}
 
@@ -37,22 +46,13 @@ public final class Status {
     if (status == -1) {
       return "NATIVE_LIBRARY";
     }
-    return status >= 0 && status < NAMES.length ? NAMES[status] : "UNKNOWN_STATUS";
+    return NAMES.getOrDefault(status, "UNKNOWN_STATUS");
   }
 
   /** The exception of a non-OK status, with the native message (may be empty). */
   public static WixlibException toException(int status, String message) {
-    String text = name(status) + (status >= 0 && status < NAMES.length ? "" : " " + status)
+    String text = name(status) + (NAMES.containsKey(status) ? "" : " " + status)
         + (message == null || message.isEmpty() ? "" : ": " + message);
-    return switch (status) {
-      case INVALID_ARGUMENT -> new InvalidArgumentException(text);
-      case INVALID_KEY -> new InvalidKeyException(text);
-      case OUT_OF_MEMORY -> new DeviceOutOfMemoryException(text);
-      case NO_DEVICE -> new NoDeviceException(text);
-      case CUDA -> new CudaException(text);
-      case FULL -> new TableFullException(text);
-      case UNSUPPORTED -> new UnsupportedKindException(text);
-      default -> new WixlibException(status, text);
-    };
+    return EXCEPTIONS.getOrDefault(status, t -> new WixlibException(status, t)).apply(text);
   }
 }

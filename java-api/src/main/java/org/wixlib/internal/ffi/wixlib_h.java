@@ -95,6 +95,42 @@ public class wixlib_h {
     public static int WX_VERSION_PATCH() {
         return WX_VERSION_PATCH;
     }
+    private static final int WX_STAGING_CHUNK_MIN = (int)1024L;
+    /**
+     * {@snippet lang=c :
+     * #define WX_STAGING_CHUNK_MIN 1024
+     * }
+     */
+    public static int WX_STAGING_CHUNK_MIN() {
+        return WX_STAGING_CHUNK_MIN;
+    }
+    private static final int WX_STAGING_CHUNK_MAX = (int)67108864L;
+    /**
+     * {@snippet lang=c :
+     * #define WX_STAGING_CHUNK_MAX 67108864
+     * }
+     */
+    public static int WX_STAGING_CHUNK_MAX() {
+        return WX_STAGING_CHUNK_MAX;
+    }
+    private static final int WX_HOT_SHARE_MAX = (int)100L;
+    /**
+     * {@snippet lang=c :
+     * #define WX_HOT_SHARE_MAX 100
+     * }
+     */
+    public static int WX_HOT_SHARE_MAX() {
+        return WX_HOT_SHARE_MAX;
+    }
+    private static final int WX_MIXED_GROUP_MAX = (int)8L;
+    /**
+     * {@snippet lang=c :
+     * #define WX_MIXED_GROUP_MAX 8
+     * }
+     */
+    public static int WX_MIXED_GROUP_MAX() {
+        return WX_MIXED_GROUP_MAX;
+    }
     private static final int WX_OK = (int)0L;
     /**
      * {@snippet lang=c :
@@ -2781,6 +2817,24 @@ public class wixlib_h {
      */
     public static long WX_KEY64_TOMBSTONE() {
         return WX_KEY64_TOMBSTONE;
+    }
+    private static final double WX_LOAD_FACTOR_MIN = 0.05d;
+    /**
+     * {@snippet lang=c :
+     * #define WX_LOAD_FACTOR_MIN 0.05
+     * }
+     */
+    public static double WX_LOAD_FACTOR_MIN() {
+        return WX_LOAD_FACTOR_MIN;
+    }
+    private static final double WX_LOAD_FACTOR_MAX = 1.0d;
+    /**
+     * {@snippet lang=c :
+     * #define WX_LOAD_FACTOR_MAX 1.0
+     * }
+     */
+    public static double WX_LOAD_FACTOR_MAX() {
+        return WX_LOAD_FACTOR_MAX;
     }
 }
 

@@ -24,6 +24,10 @@ import static java.lang.foreign.MemoryLayout.PathElement.*;
  *     double min_load_factor;
  *     int32_t grow;
  *     int32_t threads;
+ *     uint64_t staging_chunk;
+ *     int32_t hot_share;
+ *     int32_t mixed_group;
+ *     uint64_t build_min;
  * }
  * }
  */
@@ -42,7 +46,11 @@ public class wx_config {
         wixlib_h.C_DOUBLE.withName("max_load_factor"),
         wixlib_h.C_DOUBLE.withName("min_load_factor"),
         wixlib_h.C_INT.withName("grow"),
-        wixlib_h.C_INT.withName("threads")
+        wixlib_h.C_INT.withName("threads"),
+        wixlib_h.C_LONG.withName("staging_chunk"),
+        wixlib_h.C_INT.withName("hot_share"),
+        wixlib_h.C_INT.withName("mixed_group"),
+        wixlib_h.C_LONG.withName("build_min")
     ).withName("wx_config");
 
     /**
@@ -446,6 +454,182 @@ public class wx_config {
      */
     public static void threads(MemorySegment struct, int fieldValue) {
         struct.set(threads$LAYOUT, threads$OFFSET, fieldValue);
+    }
+
+    private static final OfLong staging_chunk$LAYOUT = (OfLong)$LAYOUT.select(groupElement("staging_chunk"));
+
+    /**
+     * Layout for field:
+     * {@snippet lang=c :
+     * uint64_t staging_chunk
+     * }
+     */
+    public static final OfLong staging_chunk$layout() {
+        return staging_chunk$LAYOUT;
+    }
+
+    private static final long staging_chunk$OFFSET = $LAYOUT.byteOffset(groupElement("staging_chunk"));
+
+    /**
+     * Offset for field:
+     * {@snippet lang=c :
+     * uint64_t staging_chunk
+     * }
+     */
+    public static final long staging_chunk$offset() {
+        return staging_chunk$OFFSET;
+    }
+
+    /**
+     * Getter for field:
+     * {@snippet lang=c :
+     * uint64_t staging_chunk
+     * }
+     */
+    public static long staging_chunk(MemorySegment struct) {
+        return struct.get(staging_chunk$LAYOUT, staging_chunk$OFFSET);
+    }
+
+    /**
+     * Setter for field:
+     * {@snippet lang=c :
+     * uint64_t staging_chunk
+     * }
+     */
+    public static void staging_chunk(MemorySegment struct, long fieldValue) {
+        struct.set(staging_chunk$LAYOUT, staging_chunk$OFFSET, fieldValue);
+    }
+
+    private static final OfInt hot_share$LAYOUT = (OfInt)$LAYOUT.select(groupElement("hot_share"));
+
+    /**
+     * Layout for field:
+     * {@snippet lang=c :
+     * int32_t hot_share
+     * }
+     */
+    public static final OfInt hot_share$layout() {
+        return hot_share$LAYOUT;
+    }
+
+    private static final long hot_share$OFFSET = $LAYOUT.byteOffset(groupElement("hot_share"));
+
+    /**
+     * Offset for field:
+     * {@snippet lang=c :
+     * int32_t hot_share
+     * }
+     */
+    public static final long hot_share$offset() {
+        return hot_share$OFFSET;
+    }
+
+    /**
+     * Getter for field:
+     * {@snippet lang=c :
+     * int32_t hot_share
+     * }
+     */
+    public static int hot_share(MemorySegment struct) {
+        return struct.get(hot_share$LAYOUT, hot_share$OFFSET);
+    }
+
+    /**
+     * Setter for field:
+     * {@snippet lang=c :
+     * int32_t hot_share
+     * }
+     */
+    public static void hot_share(MemorySegment struct, int fieldValue) {
+        struct.set(hot_share$LAYOUT, hot_share$OFFSET, fieldValue);
+    }
+
+    private static final OfInt mixed_group$LAYOUT = (OfInt)$LAYOUT.select(groupElement("mixed_group"));
+
+    /**
+     * Layout for field:
+     * {@snippet lang=c :
+     * int32_t mixed_group
+     * }
+     */
+    public static final OfInt mixed_group$layout() {
+        return mixed_group$LAYOUT;
+    }
+
+    private static final long mixed_group$OFFSET = $LAYOUT.byteOffset(groupElement("mixed_group"));
+
+    /**
+     * Offset for field:
+     * {@snippet lang=c :
+     * int32_t mixed_group
+     * }
+     */
+    public static final long mixed_group$offset() {
+        return mixed_group$OFFSET;
+    }
+
+    /**
+     * Getter for field:
+     * {@snippet lang=c :
+     * int32_t mixed_group
+     * }
+     */
+    public static int mixed_group(MemorySegment struct) {
+        return struct.get(mixed_group$LAYOUT, mixed_group$OFFSET);
+    }
+
+    /**
+     * Setter for field:
+     * {@snippet lang=c :
+     * int32_t mixed_group
+     * }
+     */
+    public static void mixed_group(MemorySegment struct, int fieldValue) {
+        struct.set(mixed_group$LAYOUT, mixed_group$OFFSET, fieldValue);
+    }
+
+    private static final OfLong build_min$LAYOUT = (OfLong)$LAYOUT.select(groupElement("build_min"));
+
+    /**
+     * Layout for field:
+     * {@snippet lang=c :
+     * uint64_t build_min
+     * }
+     */
+    public static final OfLong build_min$layout() {
+        return build_min$LAYOUT;
+    }
+
+    private static final long build_min$OFFSET = $LAYOUT.byteOffset(groupElement("build_min"));
+
+    /**
+     * Offset for field:
+     * {@snippet lang=c :
+     * uint64_t build_min
+     * }
+     */
+    public static final long build_min$offset() {
+        return build_min$OFFSET;
+    }
+
+    /**
+     * Getter for field:
+     * {@snippet lang=c :
+     * uint64_t build_min
+     * }
+     */
+    public static long build_min(MemorySegment struct) {
+        return struct.get(build_min$LAYOUT, build_min$OFFSET);
+    }
+
+    /**
+     * Setter for field:
+     * {@snippet lang=c :
+     * uint64_t build_min
+     * }
+     */
+    public static void build_min(MemorySegment struct, long fieldValue) {
+        struct.set(build_min$LAYOUT, build_min$OFFSET, fieldValue);
     }
 
     /**

@@ -23,6 +23,8 @@ import static java.lang.foreign.MemoryLayout.PathElement.*;
  *     uint64_t displacements;
  *     uint64_t failed_inserts;
  *     double last_kernel_ms;
+ *     uint64_t last_full;
+ *     uint64_t last_invalid;
  * }
  * }
  */
@@ -40,7 +42,9 @@ public class wx_stats {
         wixlib_h.C_LONG.withName("stash_used"),
         wixlib_h.C_LONG.withName("displacements"),
         wixlib_h.C_LONG.withName("failed_inserts"),
-        wixlib_h.C_DOUBLE.withName("last_kernel_ms")
+        wixlib_h.C_DOUBLE.withName("last_kernel_ms"),
+        wixlib_h.C_LONG.withName("last_full"),
+        wixlib_h.C_LONG.withName("last_invalid")
     ).withName("wx_stats");
 
     /**
@@ -400,6 +404,94 @@ public class wx_stats {
      */
     public static void last_kernel_ms(MemorySegment struct, double fieldValue) {
         struct.set(last_kernel_ms$LAYOUT, last_kernel_ms$OFFSET, fieldValue);
+    }
+
+    private static final OfLong last_full$LAYOUT = (OfLong)$LAYOUT.select(groupElement("last_full"));
+
+    /**
+     * Layout for field:
+     * {@snippet lang=c :
+     * uint64_t last_full
+     * }
+     */
+    public static final OfLong last_full$layout() {
+        return last_full$LAYOUT;
+    }
+
+    private static final long last_full$OFFSET = $LAYOUT.byteOffset(groupElement("last_full"));
+
+    /**
+     * Offset for field:
+     * {@snippet lang=c :
+     * uint64_t last_full
+     * }
+     */
+    public static final long last_full$offset() {
+        return last_full$OFFSET;
+    }
+
+    /**
+     * Getter for field:
+     * {@snippet lang=c :
+     * uint64_t last_full
+     * }
+     */
+    public static long last_full(MemorySegment struct) {
+        return struct.get(last_full$LAYOUT, last_full$OFFSET);
+    }
+
+    /**
+     * Setter for field:
+     * {@snippet lang=c :
+     * uint64_t last_full
+     * }
+     */
+    public static void last_full(MemorySegment struct, long fieldValue) {
+        struct.set(last_full$LAYOUT, last_full$OFFSET, fieldValue);
+    }
+
+    private static final OfLong last_invalid$LAYOUT = (OfLong)$LAYOUT.select(groupElement("last_invalid"));
+
+    /**
+     * Layout for field:
+     * {@snippet lang=c :
+     * uint64_t last_invalid
+     * }
+     */
+    public static final OfLong last_invalid$layout() {
+        return last_invalid$LAYOUT;
+    }
+
+    private static final long last_invalid$OFFSET = $LAYOUT.byteOffset(groupElement("last_invalid"));
+
+    /**
+     * Offset for field:
+     * {@snippet lang=c :
+     * uint64_t last_invalid
+     * }
+     */
+    public static final long last_invalid$offset() {
+        return last_invalid$OFFSET;
+    }
+
+    /**
+     * Getter for field:
+     * {@snippet lang=c :
+     * uint64_t last_invalid
+     * }
+     */
+    public static long last_invalid(MemorySegment struct) {
+        return struct.get(last_invalid$LAYOUT, last_invalid$OFFSET);
+    }
+
+    /**
+     * Setter for field:
+     * {@snippet lang=c :
+     * uint64_t last_invalid
+     * }
+     */
+    public static void last_invalid(MemorySegment struct, long fieldValue) {
+        struct.set(last_invalid$LAYOUT, last_invalid$OFFSET, fieldValue);
     }
 
     /**
