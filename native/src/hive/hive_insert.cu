@@ -106,7 +106,7 @@ __global__ void __launch_bounds__(kBlock, kWriteMinBlocks)
   const Out out{a, pending_bits, tl};
   unsigned queued = 0;  // warp-uniform
   Ring ring{a.outcomes && !a.index};  // held outcomes go to outcomes[j]
-  const bool tidy = v.tidy;
+  const bool tidy = v.tidy != 0;
   const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
   for (uint64_t j0 = uint64_t(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); j0 < a.n; j0 += stride) {
     const uint64_t j = j0 + l;

@@ -298,6 +298,15 @@ __device__ __forceinline__ bool p1_thread(const View& v, const ElemArgs& a, uint
   return true;
 }
 
+// b0 of a thread-path element, read by the whole warp together (warp_b0, a warp collective): every
+// lane calls it, with an element or not (active, unused). Calling warp_b0 directly compiles the Kv32
+// phase-1 kernels differently (spill stores: find 40 bytes instead of 32, erase 0 instead of 32), not
+// measured on a GPU: the rates in DESIGN.md come from this form.
+template <bool kRO>
+__device__ __forceinline__ B0 b0_of(const uint64_t* b, uint32_t k, bool /*active*/) {
+  return warp_b0<kRO>(b, k);
+}
+
 // Resident blocks asked of the compiler (a register budget): finds fit 40 registers at 6 blocks,
 // inserts / erases 48 at 5 (kWriteMinBlocks, hive_device.cuh). The mixed kernel at 5 (48 registers,
 // ~100 bytes spilled) ran [20,20,60] / [40,40,20] 13.3 / 12.0 and 12.2 / 12.7 G ops/s in two
@@ -384,7 +393,7 @@ __global__ void __launch_bounds__(kBlock, kP1MinBlocks<kMode>)
     if constexpr (S::kWide) {
       p1_tiles<S, kMode>(t, v, a, active, i, k, op, val, p, ovf, pending_bits, stash_possible, erase_to_empty, tl);
     } else {
-      const B0 b0 = warp_b0<kRO>(v.buckets[p.b0].w, k);  // inactive lanes: p = {0, 0, 0}
+      const B0 b0 = b0_of<kRO>(v.buckets[p.b0].w, k, active);  // inactive lanes: p = {0, 0, 0}
       if (!kOvfWithB0<kMode> && active && b0.hit < 0) ovf = ovf_test<kRO>(v.ovf, p.b0);
       if (active &&
           !p1_thread<kMode>(v, a, i, k, op, val, p, ovf, b0, pending_bits, stash_possible, erase_to_empty, tl)) {
