@@ -14,8 +14,8 @@ using Tile = cg::thread_block_tile<kSlots, cg::thread_block>;
 
 constexpr int kBlock = 256;                     // threads per block of every Hive kernel
 // Resident blocks per SM asked of the compiler for the phase-1 writers (p1_kernel's inserts and
-// erases, p1_insert_kernel): 48 registers at 5 inserted 11.5 G/s, 56 at 4 11.1-11.3, 40 at 6 10.7
-// against 12.3.
+// erases, p1_insert_kernel). 5 = 48 registers: inserts 11.5 G/s against 11.1-11.3 at 4 (56
+// registers), 12.3 against 10.7 at 6 (40).
 constexpr int kWriteMinBlocks = 5;
 constexpr int kTilesPerBlock = kBlock / kSlots;
 
