@@ -1,4 +1,4 @@
-// atomic_probe — the card's rates for the memory operations our tables are built from, on random
+// atomic_probe — the GPU's rates for the memory operations our tables are built from, on random
 // 16-byte slots of a table much larger than L2: 8- and 16-byte loads, 8-byte CAS (mostly failing: no
 // write-back), 16-byte CAS, the read-then-CAS pair of an insert, an 8-byte exchange (always writes),
 // Hive's insert (a 64-byte bucket read, then a CAS that succeeds) against chains of atomics walking

@@ -1,6 +1,5 @@
 // Kernel-level throughput probe of the Hive backend (device-resident keys, CUDA-event kernel time
-// from stats().last_kernel_ms). Built by hand with the Hive sources, so the bucket size can be
-// compared: nvcc -DWX_HIVE_SLOTS=4|8 ... native/src/hive/*.cu native/bench/hive_bench.cu
+// from stats().last_kernel_ms), on the table class itself (no C API).
 // Usage: hive_bench [log2 keys = 26] [all | mixed | wide]  (mixed: only the [20,20,60] batches, 2^(log-2)
 // ops; wide: insert / find present / find absent of 64/64 next to 32/32 at LF 0.8 and 0.95)
 #include <cuda_runtime.h>

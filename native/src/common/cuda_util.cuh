@@ -68,7 +68,7 @@ int blocks_per_sm(K kernel, int threads) {
 }
 
 // The grid of a grid-stride kernel: one full wave of resident blocks at most (a partial second wave
-// would leave its blocks alone on the card at the end), fewer when the work needs fewer; max_per_sm
+// would leave its blocks alone on the GPU at the end), fewer when the work needs fewer; max_per_sm
 // > 0 caps the wave below what fits.
 template <typename K>
 int wave_grid(K kernel, int threads, uint64_t work_items, int items_per_block, int max_per_sm = 0) {

@@ -8,47 +8,37 @@ namespace glht {
 namespace {
 
 constexpr int kBlock = 256;
-// Minimum resident blocks per SM requested for the writing kernels (caps their registers; 8 would
-// mean 32 registers and full occupancy). 1 = no cap. Tuning knobs, see DESIGN.md "Measured": inserts
-// and mixed batches keep 64 registers (fewer lost: inserts at 48 ran 4.6 G/s; mixed as one wave at
-// 5-6 blocks 8.6-9.7 against 12.6 at 4); erases run at 40 (at 32: 8.8 against 10.5 G/s).
-#ifndef GLHT_WRITE_MIN_BLOCKS
-#define GLHT_WRITE_MIN_BLOCKS 4
-#endif
-#ifndef GLHT_MIXED_MIN_BLOCKS
-#define GLHT_MIXED_MIN_BLOCKS 4
-#endif
-#ifndef GLHT_ERASE_MIN_BLOCKS
-#define GLHT_ERASE_MIN_BLOCKS 6
-#endif
+// Minimum resident blocks per SM asked of the compiler for the writing kernels (a register cap; 8
+// would mean 32 registers and full occupancy, 1 no cap). Measured: glht/DESIGN.md "Measured".
+// Inserts keep 64 registers: capped at 48 they ran 4.6 G/s (6.6 uncapped); as a wave of 3 / 2
+// blocks per SM 7.1 / 5.8 against 7.7 at 4.
+constexpr int kWriteMinBlocks = 4;
+// Mixed batches as one wave keep 64 registers: 12.6 G/s against 8.6-9.7 at 5-6 blocks.
+constexpr int kMixedMinBlocks = 4;
+// Erases run at 40 registers: 10.5 G/s against 8.8 at 32.
+constexpr int kEraseMinBlocks = 6;
 // Modes (bit 1 << Mode) whose kernel is one wave of blocks striding over the batch instead of one
 // element per thread: no block then waits out its slowest warp with its SM slots idle. Inserts,
-// erases and mixed batches gain (erase 8.0 -> 10.5 G/s, mixed +5 %), finds lose (DESIGN.md "Measured").
-#ifndef GLHT_WAVE_MODES
-#define GLHT_WAVE_MODES ((1 << int(Mode::insert)) | (1 << int(Mode::erase)) | (1 << int(Mode::mixed)))
-#endif
+// erases and mixed batches gain (erase 8.0 -> 10.5 G/s, mixed +5 %), finds lose (27.7 -> 26.1).
+constexpr int kWaveModes = (1 << int(Mode::insert)) | (1 << int(Mode::erase)) | (1 << int(Mode::mixed));
 // Blocks per SM of the erase kernel's one wave when fewer than fit (0: as many as fit): fewer warps
-// per SM contend less for the same lines (s12 run A: 11.5 against 10.3 G/s uncapped, 11.25 at 2);
-// inserts and mixed batches lost with such caps (DESIGN.md "Measured").
-#ifndef GLHT_ERASE_WAVE_PER_SM
-#define GLHT_ERASE_WAVE_PER_SM 3
-#endif
-// Mixed batches: each warp takes up to 32 * GLHT_MIXED_GROUP consecutive elements and runs them
-// grouped by op kind, 32 per round (run_grouped). 1 = no grouping (one element per lane and round).
-#ifndef GLHT_MIXED_GROUP
-#define GLHT_MIXED_GROUP 8
-#endif
+// per SM contend less for the same lines (11.5 G/s against 10.3 uncapped, 11.25 at 2); inserts and
+// mixed batches lost with such caps (inserts 7.1 / 5.8 at 3 / 2 against 7.7).
+constexpr int kEraseWavePerSm = 3;
+// Mixed batches: each warp takes up to 32 * kMixedGroup consecutive elements and runs them grouped by
+// op kind, 32 per round (run_grouped): [20,20,60] 14.9 G/s at 8, 14.6 at 4, 15.1 at 16, 12.6 at 1.
+constexpr int kMixedGroup = 8;
 template <Mode M>
-constexpr bool kWave = (GLHT_WAVE_MODES >> static_cast<int>(M)) & 1;
+constexpr bool kWave = (kWaveModes >> static_cast<int>(M)) & 1;
 template <Mode M>
-constexpr int kMaxGroup = M == Mode::mixed && kWave<M> ? GLHT_MIXED_GROUP : 1;
+constexpr int kMaxGroup = M == Mode::mixed && kWave<M> ? kMixedGroup : 1;
 template <Mode M>
-constexpr int kWavePerSm = M == Mode::erase ? GLHT_ERASE_WAVE_PER_SM : 0;
+constexpr int kWavePerSm = M == Mode::erase ? kEraseWavePerSm : 0;
 template <Mode M>
 constexpr int kMinBlocks = M == Mode::find || M == Mode::contains ? 1
-                           : M == Mode::mixed                     ? GLHT_MIXED_MIN_BLOCKS
-                           : M == Mode::erase                     ? GLHT_ERASE_MIN_BLOCKS
-                                                                  : GLHT_WRITE_MIN_BLOCKS;
+                           : M == Mode::mixed                     ? kMixedMinBlocks
+                           : M == Mode::erase                     ? kEraseMinBlocks
+                                                                  : kWriteMinBlocks;
 
 inline unsigned grid_for(uint64_t n) {
   uint64_t g = (n + kBlock - 1) / kBlock;
@@ -189,7 +179,7 @@ __device__ __forceinline__ int op_class(const Args<Tr>& a, uint64_t e) {
 // other and waits out each one's memory latency; grouped, most rounds hold one kind (at most two of
 // a chunk's g rounds hold two). Same elements, same protocols: only which lane runs an element, and
 // when, changes (every element of a batch is concurrent with every other anyway).
-// g (launch-uniform, 1..kMaxGroup) rounds per chunk: smaller for batches that would not fill the card.
+// g (launch-uniform, 1..kMaxGroup) rounds per chunk: smaller for batches that would not fill the GPU.
 template <class Tr>
 __device__ __forceinline__ void run_grouped(const View<Tr>& t, const Args<Tr>& a, int g, Tally& y) {
   constexpr int G = kMaxGroup<Mode::mixed>;

@@ -42,7 +42,7 @@ __host__ __device__ inline unsigned long long with_stash(unsigned long long m, b
 __host__ __device__ inline bool stashed(unsigned long long m) { return (m & kStash) != 0; }
 
 // Home of a key: murmur3 fmix64 of the key, reduced to [0, nb) by a 64x64 high multiply. One function
-// for both widths: on a 32-bit key the first xor-shift is a no-op, so narrow tables hash as before.
+// for both widths: on a 32-bit key the first xor-shift is a no-op.
 __host__ __device__ inline unsigned long long mix64(unsigned long long x) {
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdull;

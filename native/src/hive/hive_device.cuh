@@ -14,10 +14,9 @@ using Tile = cg::thread_block_tile<kSlots, cg::thread_block>;
 
 constexpr int kBlock = 256;                     // threads per block of every Hive kernel
 // Resident blocks per SM asked of the compiler for the phase-1 writers (p1_kernel's inserts and
-// erases, p1_insert_kernel): a register budget, measured in hive_ops.cu.
-#ifndef HIVE_WRITE_MIN_BLOCKS
-#define HIVE_WRITE_MIN_BLOCKS 5
-#endif
+// erases, p1_insert_kernel). 5 = 48 registers: inserts 11.5 G/s against 11.1-11.3 at 4 (56
+// registers), 12.3 against 10.7 at 6 (40).
+constexpr int kWriteMinBlocks = 5;
 constexpr int kTilesPerBlock = kBlock / kSlots;
 
 __device__ __forceinline__ Tile this_tile() { return cg::tiled_partition<kSlots>(cg::this_thread_block()); }
@@ -224,8 +223,8 @@ __device__ __forceinline__ void ovf_set(uint32_t* ovf, uint32_t b) {
   if (!(w & bit)) atomicOr(ovf + (b >> 5), bit);
 }
 
-// A whole bucket with writers running: 16-byte loads for 8-byte slots (s9: the drain's probes are
-// bound by L2 requests), one load per 16-byte slot.
+// A whole bucket with writers running: 16-byte loads for 8-byte slots (the drain's probes are bound
+// by L2 requests), one load per 16-byte slot.
 template <class W>
 __device__ __forceinline__ void load_bucket_rx(const W* b, W (&x)[kSlots]) {
   if constexpr (std::is_same_v<W, uint64_t>) {

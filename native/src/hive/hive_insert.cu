@@ -9,7 +9,8 @@
 // which a lost CAS re-reads) and re-reads b1 and the stash itself, so every phase-1 argument of
 // hive_ops.cu holds unchanged (EMPTY never comes back within the phase).
 // On a tidy table (ViewT::tidy) a b0 that shows an EMPTY slot has no key of its own elsewhere, so the
-// fast path reads no overflow bit: only queued elements read it (HIVE_TIDY=0 reads it for all, A/B).
+// fast path reads no overflow bit: only queued elements read it (LF 0.8 inserts 13.05 / 12.96 G/s
+// against 12.86 / 13.00 with the bit read for all: within the spread, the same sign twice).
 #include "common/cuda_util.cuh"
 #include "hive/hive_device.cuh"
 #include "hive/hive_kernels.cuh"
@@ -21,18 +22,12 @@ namespace {
 
 constexpr int kWarps = kBlock / 32;
 constexpr int kQueue = 64;  // < 32 left after each drain + 32 new at most
-#ifndef HIVE_TIDY
-#define HIVE_TIDY 1
-#endif
 
 // Outcomes of the warp's last kRing iterations are held back in shared memory until the queued
 // elements among them are decided, then written 32 at a time: a queued element decided ~100 µs
 // later would otherwise write one byte into a sector L2 has long written back — a partial-sector
-// write, which we read as a read-modify-write of ECC memory (s16: outcome bytes cost 4.5 % of an
-// insert, 13.0 against 13.6 G/s without them; held, 13.5). HIVE_OUTCOME_RING=0 writes each at once.
-#ifndef HIVE_OUTCOME_RING
-#define HIVE_OUTCOME_RING 1
-#endif
+// write, which we read as a read-modify-write of ECC memory (outcome bytes cost 4.5 % of an insert,
+// 13.0 against 13.6 G/s without them; held, 13.5). Outcomes by index (a.index) are written at once.
 constexpr int kRing = 8;
 
 struct Queue {
@@ -102,7 +97,7 @@ __device__ __forceinline__ void flush_ring(const View& v, const ElemArgs& a, Que
   __syncwarp();
 }
 
-__global__ void __launch_bounds__(kBlock, HIVE_WRITE_MIN_BLOCKS)
+__global__ void __launch_bounds__(kBlock, kWriteMinBlocks)
     p1_insert_kernel(View v, ElemArgs a, uint32_t* pending_bits, Counters* c) {
   __shared__ Queue queues[kWarps];
   Queue& q = queues[threadIdx.x >> 5];
@@ -110,8 +105,8 @@ __global__ void __launch_bounds__(kBlock, HIVE_WRITE_MIN_BLOCKS)
   Tally tl;
   const Out out{a, pending_bits, tl};
   unsigned queued = 0;  // warp-uniform
-  Ring ring{HIVE_OUTCOME_RING && a.outcomes && !a.index};  // held outcomes go to outcomes[j]
-  const bool tidy = HIVE_TIDY && v.tidy;
+  Ring ring{a.outcomes && !a.index};  // held outcomes go to outcomes[j]
+  const bool tidy = v.tidy != 0;
   const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
   for (uint64_t j0 = uint64_t(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); j0 < a.n; j0 += stride) {
     const uint64_t j = j0 + l;

@@ -5,16 +5,12 @@
 
 #include <cstdint>
 
-// Slots per bucket = lanes per cooperative tile (one slot per lane). 8 slots = 64 bytes = 2 sectors per
-// bucket read (32-bit tables; 128 bytes for 16-byte slots); 4 slots = 32 bytes = 1 sector (compile-time
-// alternative).
-#ifndef WX_HIVE_SLOTS
-#define WX_HIVE_SLOTS 8
-#endif
-
 namespace wx::hive {
 
-constexpr int kSlots = WX_HIVE_SLOTS;
+// Slots per bucket = lanes per cooperative tile (one slot per lane). 8 slots = 64 bytes = 2 sectors per
+// bucket read (32-bit tables; 128 bytes for 16-byte slots): a quarter of the sectors of a 32-slot
+// warp bucket per probe.
+constexpr int kSlots = 8;
 static_assert(kSlots == 4 || kSlots == 8 || kSlots == 16 || kSlots == 32, "slots must be 4, 8, 16 or 32");
 constexpr unsigned kSlotMask = (kSlots == 32) ? 0xFFFFFFFFu : ((1u << kSlots) - 1u);
 
@@ -23,7 +19,7 @@ constexpr unsigned kSlotMask = (kSlots == 32) ? 0xFFFFFFFFu : ((1u << kSlots) - 
 //  - Kv64: a 16-byte pair {key, value}; the key word alone says EMPTY / TOMBSTONE / live (the value
 //    word of a free slot is meaningless: erases rewrite only the key word).
 // The free functions below are overloaded on the word type, so the kernels (templated on the slot
-// traits) read the same for both layouts and the 32-bit code is what it was.
+// traits) read the same for both layouts.
 constexpr uint32_t kEmptyKey = 0xFFFFFFFFu;
 constexpr uint32_t kTombKey = 0xFFFFFFFEu;
 constexpr uint64_t kEmptyWord = 0xFFFFFFFFFFFFFFFFull;

@@ -256,20 +256,21 @@ __device__ __forceinline__ void p1_one(const Tile& t, const ViewT<S>& v, const E
 
 // The thread path (Kv32, hive_thread.cuh) for one element, given its b0 summary: true when it decided
 // the element and wrote its outputs (or marked it pending); false leaves it to the tile
-// (p1_slow_kernel). Finds and contains of a read-only batch take thread_find, inserts and assigns
-// thread_insert, erases and mixed batches thread_step. ovf is read only when b0 missed
-// (kOvfWithB0): every path that uses it starts from a miss in b0.
+// (p1_slow_kernel). Finds and contains of a read-only batch take thread_find, assigns thread_insert,
+// erases and mixed batches thread_step (pure inserts run p1_insert_kernel, hive_insert.cu). ovf is
+// read only when b0 missed (kOvfWithB0): every path that uses it starts from a miss in b0.
 template <Mode kMode>
 __device__ __forceinline__ bool p1_thread(const View& v, const ElemArgs& a, uint64_t i, uint32_t k, Mode op,
                                           uint32_t val, const Place& p, bool ovf, const B0& b0,
                                           uint32_t* pending_bits, bool stash_possible, bool erase_to_empty, Tally& tl) {
+  static_assert(kMode != Mode::Insert, "pure Kv32 inserts run p1_insert_kernel");
   uint32_t found = a.not_found;
   uint8_t r;
   int tier = 0;
   if constexpr (kMode == Mode::Find || kMode == Mode::Contains)
     r = thread_find<true>(v, p, k, ovf, stash_possible, b0, &found);
-  else if constexpr (kMode == Mode::Insert || kMode == Mode::Assign)  // one op kind: no divergence to spare
-    r = thread_insert(v, p, k, val, kMode == Mode::Assign, ovf, b0, &tier);
+  else if constexpr (kMode == Mode::Assign)  // one op kind: no divergence to spare
+    r = thread_insert(v, p, k, val, true, ovf, b0, &tier);
   else
     r = thread_step<kMode>(v, p, k, op, val, ovf, stash_possible, erase_to_empty, b0, &found, &tier);
   if (r == kSlow) return false;
@@ -297,42 +298,30 @@ __device__ __forceinline__ bool p1_thread(const View& v, const ElemArgs& a, uint
   return true;
 }
 
-// b0 of a thread-path element: read by the whole warp together, or (HIVE_THREAD_B0) by each thread.
-// Every lane calls it (warp_b0 is a warp collective).
+// b0 of a thread-path element, read by the whole warp together (warp_b0, a warp collective): every
+// lane calls it, with an element or not (active, unused). Calling warp_b0 directly compiles the Kv32
+// phase-1 kernels differently (spill stores: find 40 bytes instead of 32, erase 0 instead of 32), not
+// measured on a GPU: the rates in DESIGN.md come from this form.
 template <bool kRO>
-__device__ __forceinline__ B0 b0_of(const uint64_t* b, uint32_t k, bool active) {
-#ifdef HIVE_THREAD_B0
-  return active ? thread_b0<kRO>(b, k) : B0{};
-#else
+__device__ __forceinline__ B0 b0_of(const uint64_t* b, uint32_t k, bool /*active*/) {
   return warp_b0<kRO>(b, k);
-#endif
 }
 
 // Resident blocks asked of the compiler (a register budget): finds fit 40 registers at 6 blocks,
-// inserts / erases 48 at 5 (HIVE_WRITE_MIN_BLOCKS, hive_device.cuh; 56 at 4 inserted 11.1-11.3 G/s, 48 at 5 11.5, s8;
-// 40 at 6 10.7 against 12.3, s10);
-// the mixed kernel (64) ran [20,20,60] 11.7 at 3 blocks, 12.0 at 4 and [40,40,20] 11.5 / 11.2 (s7);
-// s10, interleaved twice: 48 registers at 5 blocks (~100 bytes spilled) 13.3 / 12.0 and 12.2 / 12.7
-// against 12.8 / 11.6 and 11.0 / 11.9 at 3 (HIVE_MIXED_MIN_BLOCKS).
-#ifndef HIVE_MIXED_MIN_BLOCKS
-#define HIVE_MIXED_MIN_BLOCKS 5
-#endif
+// inserts / erases 48 at 5 (kWriteMinBlocks, hive_device.cuh). The mixed kernel at 5 (48 registers,
+// ~100 bytes spilled) ran [20,20,60] / [40,40,20] 13.3 / 12.0 and 12.2 / 12.7 G ops/s in two
+// interleaved rounds, against 12.8 / 11.6 and 11.0 / 11.9 at 3.
+constexpr int kMixedMinBlocks = 5;
 template <Mode kMode>
 constexpr int kP1MinBlocks = kMode == Mode::Find || kMode == Mode::Contains ? 6
-                             : kMode == Mode::Mixed                         ? HIVE_MIXED_MIN_BLOCKS
-                                                                            : HIVE_WRITE_MIN_BLOCKS;
+                             : kMode == Mode::Mixed                         ? kMixedMinBlocks
+                                                                            : kWriteMinBlocks;
 
 // When a thread-path element reads b0's overflow bit: in mixed batches only after b0 missed (a hit
 // never needs it: one L2 request less per hit in a kernel bound by requests), elsewhere alongside b0
-// (a pure find waits on the two reads at once: read after a miss, finds fell 33.1 -> 29.1 G/s, s8).
-// HIVE_EAGER_OVF reads it alongside b0 everywhere.
-#ifdef HIVE_EAGER_OVF
-template <Mode kMode>
-constexpr bool kOvfWithB0 = true;
-#else
+// (a pure find waits on the two reads at once: read after a miss, finds fell 33.1 -> 29.1 G/s).
 template <Mode kMode>
 constexpr bool kOvfWithB0 = kMode != Mode::Mixed;
-#endif
 
 __device__ __forceinline__ Mode mode_of(uint8_t o) {
   return o == WX_OP_INSERT ? Mode::Insert : o == WX_OP_ERASE ? Mode::Erase : o == WX_OP_FIND ? Mode::Find : Mode::Assign;
@@ -507,13 +496,6 @@ void launch_follow(const ViewT<S>& v, const ElemArgsT<S>& a, const uint32_t* fol
   WX_CUDA_LAUNCHED("hive follow_kernel");
 }
 
-// Pure Kv32 insert batches run p1_insert_kernel (hive_insert.cu: the uncommon paths queued per warp);
-// HIVE_INSERT_QUEUE=0 runs them through p1_kernel, for A/B.
-#ifndef HIVE_INSERT_QUEUE
-#define HIVE_INSERT_QUEUE 1
-#endif
-constexpr bool kInsertQueue = HIVE_INSERT_QUEUE != 0;
-
 template <class S>
 void launch_p1(Mode mode, const ViewT<S>& v, const ElemArgsT<S>& a, uint32_t* pending_bits, bool stash_possible,
                bool erase_to_empty, Counters* c, cudaStream_t s) {
@@ -536,7 +518,9 @@ void launch_p1(Mode mode, const ViewT<S>& v, const ElemArgsT<S>& a, uint32_t* pe
     case Mode::Find: go(p1_kernel<S, Mode::Find>); break;
     case Mode::Contains: go(p1_kernel<S, Mode::Contains>); break;
     case Mode::Insert:
-      if constexpr (!S::kWide && kInsertQueue) launch_p1_insert(v, a, pending_bits, c, s);
+      // Kv32: p1_insert_kernel (hive_insert.cu: the uncommon paths queued per warp; LF 0.8 inserts
+      // 12.8-13.1 G/s against 12.4-12.6 through p1_kernel).
+      if constexpr (!S::kWide) launch_p1_insert(v, a, pending_bits, c, s);
       else go(p1_kernel<S, Mode::Insert>);
       break;
     case Mode::Assign:

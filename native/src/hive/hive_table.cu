@@ -25,37 +25,22 @@ constexpr int kMaxRounds = 2304;              // hard bound of phase-2 rounds pe
 // An insert or mixed chunk drains the stash only when it holds more than kDrainAt/64 of its slots:
 // a drain costs ~60 us however few entries it moves and 2.0 ms after an insert to LF 0.95 (stash 81 %
 // full), while stash entries cost only misses behind two full buckets one more read. The price: later
-// inserts of keys whose stash bucket is full wait for phase 2. Measurements: hive/DESIGN.md.
-#ifndef HIVE_DRAIN_AT
-#define HIVE_DRAIN_AT 56
-#endif
-constexpr uint64_t kDrainAt = HIVE_DRAIN_AT;
+// inserts of keys whose stash bucket is full wait for phase 2. At 7/8, LF 0.95 inserts ran 10.2 G/s
+// against 7.9 draining at 1/2. Measurements: hive/DESIGN.md.
+constexpr uint64_t kDrainAt = 56;
 // Stash buckets per table bucket: 1/kStashShare, rounded up to a power of two (3-6 % more memory).
-// s9: 1/16 (6-12 %) holds an LF 0.95 insert's whole overflow (5.7 % of the keys, scripts/hive-stash-sim.py)
+// 1/16 (6-12 %) holds an LF 0.95 insert's whole overflow (5.7 % of the keys, scripts/hive-stash-sim.py)
 // without a drain, 6.2 -> 11.3 G inserts/s, but that is LF 0.85 of the memory: kept at 1/32.
-#ifndef HIVE_STASH_SHARE
-#define HIVE_STASH_SHARE 32
-#endif
-constexpr uint64_t kStashShare = HIVE_STASH_SHARE;
+constexpr uint64_t kStashShare = 32;
 constexpr int kMaxGrowSteps = 64;             // growth steps per chunk before giving up (FULL)
 constexpr uint32_t kDedupeMin = 4096;         // pending jobs from which same-key jobs are merged
 constexpr uint64_t kMinListCap = 1024;        // job lists hold at least this many jobs (ensure_workspace)
 constexpr uint32_t kReliefMax = 32;           // FULL jobs whose stash buckets are relieved (relieve_stash)
 static_assert(2 * kReliefMax * kSlots <= kMinListCap, "a relief's slot list and retry list fit one job list");
-// Reliefs per call before growing / draining (relieve_stash); 0 turns them off (A/B).
-#ifndef HIVE_RELIEF_ROUNDS
-#define HIVE_RELIEF_ROUNDS 2
-#endif
-constexpr int kReliefRounds = HIVE_RELIEF_ROUNDS;
+// Reliefs per call before growing / draining (relieve_stash). Without them one or two FULL jobs of an
+// LF 0.95 insert cost a 2.2 ms grow: one seed in three had a median of 8.4 G/s against 10.6.
+constexpr int kReliefRounds = 2;
 constexpr uint64_t kGroupMin = 1u << 16;      // mixed chunks from which elements run in op order
-// 1: a table made for n keys allocates the workspace of an n-element call when it is made (pending
-// bits, job lists and dedupe scratch for n/64 jobs: ~0.7 bytes per key, 7 % of the buckets' bytes).
-// Allocated on first use instead, a fresh table's first call waited on cudaMalloc between its
-// kernels with the device idle: s12 run B, mixed 2^24 batches 17.1-17.7 against 12.4-13.1 G ops/s,
-// LF 0.95 inserts 10.6 against 9.9. 0: on first use (A/B).
-#ifndef HIVE_PREALLOC
-#define HIVE_PREALLOC 1
-#endif
 
 // WIXLIB_TRACE=1: each insert-type chunk prints where its time went (phase 1, phase 2, stash drain)
 // to stderr. The marks synchronise the stream, so traced runs are slower; for diagnosis only.
@@ -99,7 +84,7 @@ HiveTableT<S>::HiveTableT(const wx_config& cfg) : device_(cfg.device) {
   ensure_alloc(r.buckets);
   n_ = static_cast<uint32_t>(r.buckets);
   n0_ = r.n0;
-  if (HIVE_PREALLOC) prealloc_workspace(std::min<uint64_t>(cfg.capacity, kChunk));
+  prealloc_workspace(std::min<uint64_t>(cfg.capacity, kChunk));
   WX_CUDA(cudaStreamSynchronize(own_stream_));
 }
 
@@ -197,8 +182,11 @@ void HiveTableT<S>::ensure_workspace(uint64_t elements, uint64_t list_len) {
   }
 }
 
-// The workspace of a batch of n elements with up to n/64 pending jobs (HIVE_PREALLOC). Best effort:
-// without memory for it the calls allocate what they need, as they do past these sizes.
+// The workspace of a batch of n elements with up to n/64 pending jobs, made with the table (~0.7
+// bytes per key, 7 % of the buckets' bytes). Made on first use, a fresh table's first call waited on
+// cudaMalloc between its kernels with the device idle: mixed 2^24 batches 12.4-13.1 G ops/s against
+// 17.1-17.7, LF 0.95 inserts 9.9 against 10.6. Best effort: without memory for it the calls allocate
+// what they need, as they do past these sizes.
 template <class S>
 void HiveTableT<S>::prealloc_workspace(uint64_t n) {
   const uint64_t jobs = std::max<uint64_t>(n / 64, 1024);
@@ -524,10 +512,10 @@ void HiveTableT<S>::resolve_pending(const Args& a, Mode mode, uint32_t count) {
 }
 
 // A few inserts found no path and a full stash bucket (at LF 0.95, with the stash ~80 % full, some
-// calls end with one or two such jobs among ~375 k: s15 traces, 1 rep in 18 and 3 in 8). Before a grow (2.2 ms at 2^26 keys, and the
-// table is no longer at the load factor asked for) or a whole drain: move the entries of just those
-// stash buckets into their own buckets (the drain's eviction, one tile: a slot listed twice is
-// harmless), then the jobs run again. scratch: 2 * kSlots * nf words.
+// calls end with one or two such jobs among ~375 k: traced, 1 rep in 18 and 3 in 8). Before a grow
+// (2.2 ms at 2^26 keys, and the table is no longer at the load factor asked for) or a whole drain:
+// move the entries of just those stash buckets into their own buckets (the drain's eviction, one
+// tile: a slot listed twice is harmless), then the jobs run again. scratch: 2 * kSlots * nf words.
 template <class S>
 void HiveTableT<S>::relieve_stash(const Args& a, const uint32_t* jobs, uint32_t nf, uint32_t* scratch) {
   Trace tr;

@@ -4,7 +4,7 @@
 // An assign of a present key whose one CAS lost returns kSlow: the element's tile runs its CAS loop
 // (DESIGN.md "One thread per op").
 // Why: a tile per op leaves 8 lanes waiting on one bucket read; Little's law then caps a find near
-// 11 G/s, while one 64-byte bucket read costs the card no more than one 32-byte read (atomic_probe).
+// 11 G/s, while one 64-byte bucket read costs the GPU no more than one 32-byte read (atomic_probe).
 #pragma once
 #include "hive/hive_device.cuh"
 #include "hive/hive_kernels.cuh"
@@ -198,8 +198,8 @@ __device__ __forceinline__ uint8_t thread_insert(const View& v, const Place& p, 
 // One step for every op of an erase or mixed batch (Kv32): every lane runs the same instructions —
 // the search, then at most one atomic: an erase's exchange, an insert's claim of b0's lowest EMPTY
 // slot (its first tier), an assign's CAS of a present key's word. So a warp of mixed ops waits on one
-// atomic, where branching by op kind waited on one per kind (ncu, s6: 7 of 32 lanes active in the
-// mixed kernel). The same rules as thread_insert / erase_one (hive_ops.cu), so every phase-1 argument
+// atomic, where branching by op kind waits on one per kind (ncu: 7 of 32 lanes active in a mixed
+// kernel that branched). The same rules as thread_insert / erase_one (hive_ops.cu), so every phase-1 argument
 // holds; what the step leaves — no EMPTY slot in b0, b1 first, a lost claim (b0 read again) — runs
 // thread_insert, and an assign whose CAS lost returns kSlow. *tier = where the key was found or put.
 template <Mode kMode>
