@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.wixlib.TableKind;
 import org.wixlib.Wixlib;
+import org.wixlib.cli.report.Report;
+import org.wixlib.cli.report.ReportWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 

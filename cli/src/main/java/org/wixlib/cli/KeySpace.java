@@ -6,7 +6,7 @@ package org.wixlib.cli;
  * are never produced: an index that would map to one takes the key of a spare index at or above the
  * space's size instead (those are never handed out directly, so keys stay distinct).
  */
-final class KeySpace {
+public final class KeySpace {
   private final long size;
   /** Seed-derived offsets of the bijection (package-private for tests). */
   final int s1;
@@ -18,7 +18,7 @@ final class KeySpace {
   static final long MAX_SIZE = (1L << 32) - 8;
 
   /** A space of {@code size} distinct keys (at most {@link #MAX_SIZE}). */
-  KeySpace(long seed, long size) {
+  public KeySpace(long seed, long size) {
     if (size < 0 || size > MAX_SIZE) {
       throw new IllegalArgumentException("key space size must be in [0, 2^32 - 8], got " + size);
     }
@@ -44,7 +44,7 @@ final class KeySpace {
   }
 
   /** The key of index i, 0 <= i < size. */
-  int key(long i) {
+  public int key(long i) {
     int k = raw(i);
     if (k == -1) {
       return spareForEmpty;
@@ -56,7 +56,7 @@ final class KeySpace {
   }
 
   /** Fills out[j] = key(from + j). */
-  void fill(int[] out, long from) {
+  public void fill(int[] out, long from) {
     for (int j = 0; j < out.length; j++) {
       out[j] = key(from + j);
     }
@@ -72,7 +72,7 @@ final class KeySpace {
   }
 
   /** A bijection of 32-bit ints (xorshift-multiply; each step is invertible). */
-  static int mix(int x) {
+  public static int mix(int x) {
     x ^= x >>> 16;
     x *= 0x7feb352d;
     x ^= x >>> 15;

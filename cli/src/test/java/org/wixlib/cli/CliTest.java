@@ -11,10 +11,13 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.wixlib.TableKind;
 import org.wixlib.Wixlib;
+import org.wixlib.cli.bench.BenchData;
+import org.wixlib.cli.bench.WideBenchData;
+import org.wixlib.cli.report.JsonReader;
 import picocli.CommandLine;
 
 /** The CLI end to end, in-process, on the CPU kind (runs on every machine). */
-class CliTest {
+public class CliTest {
   @Test
   void helpOnEveryCommandExitsZero() {
     List<List<String>> commands = new ArrayList<>();
@@ -270,7 +273,7 @@ class CliTest {
   }
 
   /** CSV rows after the '#' comment lines (no quoted commas in these outputs except notes). */
-  static List<String[]> csvRows(String csv) {
+  public static List<String[]> csvRows(String csv) {
     List<String[]> rows = new ArrayList<>();
     for (String line : csv.split("\n")) {
       if (!line.startsWith("#") && !line.isEmpty()) {

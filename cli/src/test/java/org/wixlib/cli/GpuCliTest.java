@@ -9,6 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.wixlib.TableKind;
+import org.wixlib.cli.report.JsonReader;
 
 /** The CLI on the GPU kinds: skipped visibly without a GPU, failing then when WIXLIB_REQUIRE_GPU=1. */
 class GpuCliTest {

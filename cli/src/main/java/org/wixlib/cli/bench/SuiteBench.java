@@ -1,0 +1,329 @@
+package org.wixlib.cli.bench;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import org.wixlib.TableKind;
+import org.wixlib.Wixlib;
+import org.wixlib.cli.ExitCodes;
+import org.wixlib.cli.Progress;
+import org.wixlib.cli.Texts;
+import org.wixlib.cli.VersionProvider;
+import org.wixlib.cli.report.Chart;
+import org.wixlib.cli.report.Format;
+import org.wixlib.cli.report.PngChart;
+import org.wixlib.cli.report.Report;
+import org.wixlib.cli.report.ReportWriter;
+import org.wixlib.cli.report.SvgChart;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * {@code wixlib bench --suite ...}: checks the options, works out the sizes and caps, runs the suites,
+ * prints the report with its summary ratios, and writes the charts (and with --out the whole set of
+ * files).
+ */
+final class SuiteBench {
+  private final BenchCommand cmd;
+  private final SuiteOptions o;
+
+  SuiteBench(BenchCommand cmd) {
+    this.cmd = cmd;
+    this.o = cmd.suite;
+  }
+
+  private ParameterException usage(String msg) {
+    return new ParameterException(cmd.spec.commandLine(), msg);
+  }
+
+  /** The suites named, in the order static, dynamic, load, baseline; "all" = every suite. */
+  static List<Suite> parseSuites(List<String> names) {
+    java.util.EnumSet<Suite> set = java.util.EnumSet.noneOf(Suite.class);
+    for (String n : names) {
+      if (n.trim().equalsIgnoreCase("all")) {
+        set.addAll(List.of(Suite.values()));
+      } else {
+        set.add(Suite.parse(n));
+      }
+    }
+    return new ArrayList<>(set);
+  }
+
+  Integer call() {
+    List<Suite> suites;
+    try {
+      suites = parseSuites(o.names);
+    } catch (IllegalArgumentException e) {
+      throw usage(e.getMessage());
+    }
+    int reps = cmd.repsOption != null ? cmd.repsOption : 3;
+    if (reps < 1) {
+      throw usage("--reps must be >= 1, got " + reps);
+    }
+    if (cmd.warmup < 0 || cmd.threads < 0) {
+      throw usage("--warmup and --threads must be >= 0");
+    }
+    if (cmd.keyRange != null) {
+      throw usage("--key-range is for the plain benchmark; with --suite give --key-ranges");
+    }
+    Long keys = cmd.keysOption;
+    if (keys != null && (keys < 1 || keys > (1L << 30))) {
+      throw usage("--keys must be in [1, 2^30], got " + keys);
+    }
+    if (o.maxCpuKeys < 1 || o.maxCpuKeys > (1L << 30)) {
+      throw usage("--max-cpu-keys must be in [1, 2^30], got " + o.maxCpuKeys);
+    }
+    List<Long> mixedOps = o.mixedOps.isEmpty() ? List.of(100_000L, keys != null ? keys : 1L << 24) : o.mixedOps;
+    List<Long> ranges = o.keyRanges.isEmpty() ? List.of(100L, 1000L, 10_000L, 100_000L) : o.keyRanges;
+    List<Double> lfs = o.loadFactors.isEmpty() ? List.of(0.5, 0.6, 0.7, 0.8, 0.9, 0.95) : o.loadFactors;
+    List<Mix> mixes = cmd.mixes.isEmpty() ? List.of(new Mix(20, 20, 60), new Mix(40, 40, 20)) : cmd.mixes;
+    for (long n : mixedOps) {
+      if (n < 1 || n > (1L << 30)) {
+        throw usage("--mixed-ops must be in [1, 2^30], got " + n);
+      }
+    }
+    for (long r : ranges) {
+      if (r < 2 || r > (1L << 31)) {
+        throw usage("--key-ranges must be in [2, 2^31], got " + r);
+      }
+    }
+    for (double f : lfs) {
+      if (!(f > 0 && f < 1)) {
+        throw usage("--load-factors must be in (0, 1), got " + f);
+      }
+    }
+    if (o.chart != null && !isSvg(o.chart) && !isPng(o.chart)) {
+      throw usage("--chart writes FILE.svg or FILE.png (got " + o.chart + ")");
+    }
+    if (o.chart != null && isPng(o.chart) && !pngSupported()) {
+      throw usage("--chart FILE.png needs the java.desktop module, which this Java runtime lacks: give FILE.svg");
+    }
+
+    // Kinds: those asked for, else every kind usable here.
+    List<TableKind> asked = cmd.kindList.isEmpty() ? new ArrayList<>(List.of(TableKind.values()))
+        : new ArrayList<>(new LinkedHashSet<>(cmd.kindList));
+    Map<TableKind, String> unavailable = new LinkedHashMap<>();
+    List<TableKind> kinds = new ArrayList<>();
+    for (TableKind k : asked) {
+      String why = cmd.table.unavailableReason(k);
+      if (why == null) {
+        kinds.add(k);
+      } else if (!cmd.kindList.isEmpty()) {
+        unavailable.put(k, why);
+        cmd.output.progress("bench " + Texts.kindName(k) + ": unavailable: " + why);
+      }
+    }
+
+    long heapCap = Runtime.getRuntime().maxMemory() / 48;
+    long gpuCap = heapCap;
+    if (kinds.stream().anyMatch(TableKind::isGpu)) {
+      Wixlib.DeviceInfo d = Wixlib.devices().get(cmd.table.device);
+      gpuCap = Math.min(gpuCap, d.freeBytes() / 64);
+    }
+    gpuCap = Long.highestOneBit(Math.max(1024, Math.min(gpuCap, 1L << 30)));
+    long cpuCap = Math.min(o.maxCpuKeys, Math.max(1024, heapCap));
+    long staticMax = keys != null ? keys : 1L << 26;
+    long loadKeys = keys != null ? keys : 1L << 24;
+    long baselineKeys = keys != null ? keys : 1L << 22;
+
+    SuiteRunner.Config c = new SuiteRunner.Config(suites, kinds, cmd.table.seed, reps, cmd.warmup, cmd.threads,
+        cmd.table.device, staticMax, cpuCap, gpuCap, mixedOps, ranges, mixes, lfs, loadKeys, baselineKeys);
+    Report r = new Report("results", SuiteRunner.COLUMNS);
+    header(r, c, asked);
+    if (!unavailable.isEmpty()) {
+      List<String> names = new ArrayList<>();
+      unavailable.keySet().forEach(k -> names.add(Texts.kindName(k)));
+      r.field("kinds_unavailable", names);
+    }
+    for (Map.Entry<TableKind, String> e : unavailable.entrySet()) {
+      r.row("-", Texts.kindName(e.getKey()), "-", null, null, null, null, null, null, null, null, null, null,
+          "unavailable: " + e.getValue());
+    }
+    long t0 = System.nanoTime();
+    SuiteRunner runner = new SuiteRunner(c, r, cmd.output);
+    runner.run();
+    r.field("elapsed_s", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
+    if (!runner.failures().isEmpty()) {
+      r.field("failures", new ArrayList<Object>(runner.failures()));
+    }
+    for (Map.Entry<String, Object> e : Summary.of(r).entrySet()) {
+      r.field("summary_" + e.getKey(), e.getValue());
+    }
+
+    ReportWriter.write(r, cmd.output.format, cmd.output.out());
+    Map<Suite, Chart> charts = runner.charts();
+    if (o.chart != null) {
+      for (Map.Entry<Suite, Chart> e : charts.entrySet()) {
+        Path file = charts.size() == 1 ? o.chart : withSuffix(o.chart, "-" + e.getKey().label());
+        if (isPng(file)) {
+          PngChart.write(e.getValue(), file);
+        } else {
+          write(file, SvgChart.render(e.getValue()));
+        }
+        cmd.output.progress("bench: chart " + file);
+      }
+    }
+    if (o.out != null) {
+      writeAll(o.out, r, charts, cmd.output);
+      cmd.output.progress("bench: results in " + o.out.toAbsolutePath() + " (index.html, bench.json, charts)");
+    }
+    if (!runner.failures().isEmpty()) {
+      cmd.output.progress("wixlib: " + runner.failures().size() + " measurement(s) failed (rows marked FAILED): "
+          + String.join("; ", runner.failures()));
+      return ExitCodes.ERROR;
+    }
+    return unavailable.isEmpty() ? ExitCodes.OK : ExitCodes.UNAVAILABLE;
+  }
+
+  private void header(Report r, SuiteRunner.Config c, List<TableKind> asked) {
+    cmd.header(r, asked, 0, 0);
+    Map<String, Object> plain = new LinkedHashMap<>(r.fields());
+    plain.keySet().removeAll(List.of("keys", "max_load_factor", "unit", "mixes", "key_range"));
+    r.fieldsReplace(plain);
+    List<String> suites = new ArrayList<>();
+    for (Suite s : c.suites()) {
+      suites.add(s.label());
+    }
+    r.field("command", "bench --suite");
+    r.field("suites", suites);
+    List<String> kinds = new ArrayList<>();
+    for (TableKind k : c.kinds()) {
+      kinds.add(Texts.kindName(k));
+    }
+    r.field("kinds", kinds);
+    if (c.suites().contains(Suite.BASELINE)) {
+      r.field("baselines", List.of(JavaMap.HASHMAP + " (java.util.HashMap, 1 thread)", JavaMap.CONCURRENT
+          + " (ConcurrentHashMap, " + (c.threads() == 0 ? Runtime.getRuntime().availableProcessors() : c.threads())
+          + " threads)", JavaMap.FASTUTIL + " (Int2IntOpenHashMap " + fastutilVersion() + ", 1 thread)"));
+    }
+    r.field("reps", c.reps());
+    r.field("warmup", c.warmup());
+    boolean dyn = c.suites().contains(Suite.DYNAMIC);
+    boolean load = c.suites().contains(Suite.LOAD);
+    boolean baseline = c.suites().contains(Suite.BASELINE);
+    if (c.suites().contains(Suite.STATIC)) {
+      List<Long> sizes = SuiteRunner.staticSizes(c.staticMax());
+      r.field("static_sizes", (sizes.size() == 1 ? Texts.count(sizes.get(0)) : Texts.count(sizes.get(0)) + " … "
+          + Texts.count(sizes.get(sizes.size() - 1)) + " (every power of two)") + " at load " + SuiteRunner.STATIC_LOAD
+          + " (kinds that round slot counts up end below it: see the note column)");
+    }
+    r.field("cpu_cap", "cpu kind and Java baselines run at most " + Texts.count(c.maxCpuKeys())
+        + " keys or ops (--max-cpu-keys): larger static sizes skipped, larger mixed batches capped");
+    if (c.kinds().stream().anyMatch(TableKind::isGpu)) {
+      r.field("gpu_cap", "GPU kinds run at most " + Texts.count(c.maxGpuKeys())
+          + " keys or ops (device memory and Java heap)");
+    }
+    if (dyn || baseline) {
+      List<String> mixes = new ArrayList<>();
+      for (Mix m : c.mixes()) {
+        mixes.add(m.toString());
+      }
+      r.field("mixes", mixes);
+    }
+    if (dyn) {
+      List<String> ops = new ArrayList<>();
+      for (long n : c.mixedOps()) {
+        ops.add(Texts.count(n));
+      }
+      r.field("mixed_ops", ops);
+      r.field("key_ranges", new ArrayList<Object>(c.keyRanges()));
+    }
+    if (load) {
+      r.field("load_factors", new ArrayList<Object>(c.loadFactors()));
+      r.field("load_keys", Texts.count(c.loadKeys()) + " at the highest load factor (table size fixed across"
+          + " load factors; growth: " + SuiteRunner.GROWTH_CALLS + " calls from capacity max(1024, n/64), then the"
+          + " same calls into a table made for n: resizing's share of the time)");
+    }
+    if (baseline) {
+      r.field("baseline_keys", Texts.count(Math.min(c.baselineKeys(), c.maxCpuKeys())) + " keys; mixes on key range "
+          + c.keyRanges().stream().mapToLong(Long::longValue).max().orElse(100_000));
+    }
+    r.field("timing", "mops = end-to-end M ops/s through Java (int[] in, results out, every copy incl. PCIe),"
+        + " median of reps with min and max; kernel_mops = device time only (CUDA events, device-resident"
+        + " inputs via DeviceBuffer)");
+  }
+
+  static String fastutilVersion() {
+    String v = VersionProvider.buildProperty("fastutil.version");
+    return v == null ? "(version unknown)" : v;
+  }
+
+  static Path withSuffix(Path file, String suffix) {
+    String name = file.getFileName().toString();
+    int dot = name.lastIndexOf('.');
+    String n = dot > 0 ? name.substring(0, dot) + suffix + name.substring(dot) : name + suffix;
+    return file.resolveSibling(n);
+  }
+
+  private static void write(Path file, String text) {
+    try {
+      Path parent = file.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      Files.writeString(file, text, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String format(Report r, Format f) {
+    StringWriter s = new StringWriter();
+    ReportWriter.write(r, f, new PrintWriter(s));
+    return s.toString();
+  }
+
+  /**
+   * Whether this runtime can draw PNGs (java.desktop present). Kept out of {@link PngChart}: linking that
+   * class needs AWT, which a jlinked runtime without java.desktop lacks.
+   */
+  static boolean pngSupported() {
+    return ModuleLayer.boot().findModule("java.desktop").isPresent();
+  }
+
+  static boolean isSvg(Path f) {
+    return f.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".svg");
+  }
+
+  static boolean isPng(Path f) {
+    return f.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".png");
+  }
+
+  /**
+   * --out DIR: the report in every format, one SVG per suite (and a PNG where the runtime has
+   * java.desktop), and an HTML page with all of them.
+   */
+  static void writeAll(Path dir, Report r, Map<Suite, Chart> charts, Progress log) {
+    write(dir.resolve("bench.json"), format(r, Format.JSON));
+    write(dir.resolve("bench.csv"), format(r, Format.CSV));
+    String table = format(r, Format.TABLE);
+    write(dir.resolve("bench.txt"), table);
+    StringBuilder html = new StringBuilder("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+        + "<title>wixlib bench</title><style>body{font-family:sans-serif;margin:2em}pre{font-size:12px}"
+        + "img{max-width:100%;border:1px solid #ddd;margin:1em 0}</style></head><body>\n<h1>wixlib bench</h1>\n");
+    for (Map.Entry<Suite, Chart> e : charts.entrySet()) {
+      String name = "bench-" + e.getKey().label() + ".svg";
+      write(dir.resolve(name), SvgChart.render(e.getValue()));
+      if (pngSupported()) {
+        try {
+          PngChart.write(e.getValue(), dir.resolve("bench-" + e.getKey().label() + ".png"));
+        } catch (RuntimeException | LinkageError x) {
+          // Headless AWT without fonts (e.g. no fontconfig): the SVG is there; say why the PNG is not.
+          log.progress("bench: no PNG chart (" + x + "); the SVG has the same plot");
+        }
+      }
+      html.append("<h2>").append(e.getKey().label()).append("</h2>\n<img src=\"").append(name)
+          .append("\" alt=\"").append(e.getKey().label()).append(" chart\">\n");
+    }
+    html.append("<h2>results</h2>\n<pre>").append(SvgChart.esc(table)).append("</pre>\n</body></html>\n");
+    write(dir.resolve("index.html"), html.toString());
+  }
+}
