@@ -1,6 +1,9 @@
 package org.wixlib.cli;
 
 import java.util.List;
+import java.util.function.Consumer;
+import org.wixlib.HashTable;
+import org.wixlib.InvalidArgumentException;
 import org.wixlib.TableKind;
 import org.wixlib.Wixlib;
 import org.wixlib.cli.report.Report;
@@ -51,11 +54,21 @@ public final class TableOptions {
     return Wixlib.isAvailable(TableKind.GLHT) ? TableKind.GLHT : TableKind.CPU;
   }
 
+  /**
+   * Checks an option by the library's own rule, the table builder's setter (e.g. {@code b ->
+   * b.maxLoadFactor(f)}): a value the library refuses is a usage error with the library's message.
+   */
+  public void check(String option, Consumer<HashTable.Builder> setting) {
+    try {
+      setting.accept(HashTable.builder());
+    } catch (InvalidArgumentException e) {
+      throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+    }
+  }
+
   /** Why the kind cannot run here, or null when it can (loads the native library). */
   public String unavailableReason(TableKind kind) {
-    if (device < 0) {
-      throw new ParameterException(spec.commandLine(), "--device must be >= 0, got " + device);
-    }
+    check("--device", b -> b.device(device));
     if (Wixlib.isAvailable(kind)) {
       if (!kind.isGpu()) {
         return null;

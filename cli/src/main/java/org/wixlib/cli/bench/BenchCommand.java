@@ -124,9 +124,8 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (keyBits != 32 && keyBits != 64) {
-      throw new ParameterException(spec.commandLine(), "--key-bits must be 32 or 64, got " + keyBits);
-    }
+    table.check("--key-bits", b -> b.keyBits(keyBits));
+    table.check("--threads", b -> b.threads(threads));
     if (keyBits == 64 && !suite.names.isEmpty()) {
       throw new ParameterException(spec.commandLine(), "--suite runs 32-bit keys; drop --key-bits 64");
     }
@@ -156,12 +155,10 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     BenchData data = null;
-    WideBenchData wide = null;
     List<BenchData.Mixed> mixed = new ArrayList<>();
     if (unavailable.size() < kinds.size()) {
       output.progress("bench: generating " + n + " present and " + n + " absent keys (seed " + table.seed + ")");
-      data = new BenchData(table.seed, n);
-      wide = keyBits == 64 ? new WideBenchData(data) : null;
+      data = new BenchData(table.seed, n, keyBits);
       for (Mix m : mixes) {
         mixed.add(new BenchData.Mixed(table.seed, m, n, range));
       }
@@ -174,15 +171,10 @@ public final class BenchCommand implements Callable<Integer> {
         r.row(name, "-", null, null, null, null, null, null, null, "unavailable: " + unavailable.get(kind));
         continue;
       }
-      List<BenchRunner.Result> results = new ArrayList<>();
-      if (keyBits == 64) {
-        results.addAll(new WideBenchRunner(kind, params, output).bulk(wide));
-      } else {
-        BenchRunner runner = new BenchRunner(kind, params, output);
-        results.addAll(runner.bulk(data));
-        for (BenchData.Mixed m : mixed) {
-          results.add(runner.mixed(m));
-        }
+      BenchRunner runner = new BenchRunner(kind, params, output);
+      List<BenchRunner.Result> results = new ArrayList<>(runner.bulk(data));
+      for (BenchData.Mixed m : mixed) {
+        results.add(runner.mixed(m));
       }
       for (BenchRunner.Result res : results) {
         Throughput k = res.kernel();
@@ -199,17 +191,12 @@ public final class BenchCommand implements Callable<Integer> {
     if (keys < 1 || keys > (1L << 30)) {
       throw new ParameterException(spec.commandLine(), "--keys must be in [1, 2^30], got " + keys);
     }
-    if (!(loadFactor > 0 && loadFactor <= 1)) {
-      throw new ParameterException(spec.commandLine(), "--load-factor must be in (0, 1], got " + loadFactor);
-    }
+    table.check("--load-factor", b -> b.maxLoadFactor(loadFactor));
     if (reps < 1) {
       throw new ParameterException(spec.commandLine(), "--reps must be >= 1, got " + reps);
     }
     if (warmup < 0) {
       throw new ParameterException(spec.commandLine(), "--warmup must be >= 0, got " + warmup);
-    }
-    if (threads < 0) {
-      throw new ParameterException(spec.commandLine(), "--threads must be >= 0, got " + threads);
     }
     if (keyRange != null && (keyRange < 1 || keyRange > (1L << 31))) {
       throw new ParameterException(spec.commandLine(), "--key-range must be in [1, 2^31], got " + keyRange);

@@ -51,11 +51,11 @@ final class BenchRunner {
   }
 
   private HashTable newTable(long capacity) {
-    return newTable(kind, p, capacity, 32);
+    return newTable(capacity, 32);
   }
 
   /** A benchmark table: capacity keys at the params' load factor, growing, on the params' device or threads. */
-  static HashTable newTable(TableKind kind, Params p, long capacity, int keyBits) {
+  private HashTable newTable(long capacity, int keyBits) {
     HashTable.Builder b = HashTable.builder().kind(kind).keyBits(keyBits).capacity(capacity)
         .maxLoadFactor(p.loadFactor()).growPolicy(GrowPolicy.AUTO);
     if (kind.isGpu()) {
@@ -68,30 +68,28 @@ final class BenchRunner {
 
   // ---- bulk ops ------------------------------------------------------------------------------
 
+  /** Insert, find present, find absent and erase of the data's keys in its key width, one row per op. */
   List<Result> bulk(BenchData d) {
-    int n = d.keys.length;
+    int n = d.n();
+    String who = d.wide() ? name + " (64-bit)" : name;
     Throughput[] e2e = newSamples();
     Throughput[] kernel = newSamples();
-    int[] out = new int[n];
+    BenchData.Host host = d.new Host();
     String note = "";
     for (int rep = -p.warmup(); rep < p.reps(); rep++) {
-      boolean measured = rep >= 0;
-      Throughput[] sink = measured ? e2e : newSamples();
-      String described = bulkRep(d, out, sink, rep == 0);
+      Throughput[] sink = rep >= 0 ? e2e : newSamples();
+      String described = bulkRep(d, host, who, sink, rep == 0);
       if (rep == 0) {
         note = described;
       }
-      log.progress(progressLine("bulk", rep, sink));
+      log.progress(progressLine(who, "bulk", rep, sink));
     }
     if (kind.isGpu()) {
-      try (DeviceBuffer dKeys = DeviceBuffer.ofInts(p.device(), d.keys);
-          DeviceBuffer dValues = DeviceBuffer.ofInts(p.device(), d.values);
-          DeviceBuffer dAbsent = DeviceBuffer.ofInts(p.device(), d.absent);
-          DeviceBuffer dOut = DeviceBuffer.allocate(p.device(), 4L * n)) {
+      try (BenchData.OnDevice dev = d.new OnDevice(p.device())) {
         for (int rep = -p.warmup(); rep < p.reps(); rep++) {
           Throughput[] sink = rep >= 0 ? kernel : newSamples();
-          kernelRep(n, dKeys, dValues, dAbsent, dOut, d, out, sink, rep == 0);
-          log.progress(progressLine("kernel", rep, sink));
+          kernelRep(d, dev, host, who, sink, rep == 0);
+          log.progress(progressLine(who, "kernel", rep, sink));
         }
       }
     }
@@ -102,56 +100,57 @@ final class BenchRunner {
     return rows;
   }
 
-  private String bulkRep(BenchData d, int[] out, Throughput[] sink, boolean describe) {
-    int n = d.keys.length;
-    try (HashTable t = newTable(p.tableCapacity(n))) {
-      warmStaging(t, d.absent);
+  private String bulkRep(BenchData d, BenchData.Host host, String who, Throughput[] sink, boolean describe) {
+    int n = d.n();
+    try (HashTable t = newTable(p.tableCapacity(n), d.keyBits)) {
+      if (kind.isGpu()) {
+        host.warmStaging(t);
+      }
       long t0 = System.nanoTime();
-      t.insert(d.keys, d.values);
+      host.insert(t);
       sink[0].addNanos(n, System.nanoTime() - t0);
-      expectSize(t, n, "insert");
+      Checks.size(who, t.size(), n, "insert");
       String note = describe ? describe(t) : "";
-      log.detail(name + " after insert: " + t.stats());
+      log.detail(who + " after insert: " + t.stats());
 
       t0 = System.nanoTime();
-      t.find(d.keys, out, BenchData.NOT_FOUND);
+      host.find(t, true);
       sink[1].addNanos(n, System.nanoTime() - t0);
-      expectValues(d.keys, out, d.values, "find_present");
+      host.check(who, true, "find_present");
 
       t0 = System.nanoTime();
-      t.find(d.absent, out, BenchData.NOT_FOUND);
+      host.find(t, false);
       sink[2].addNanos(n, System.nanoTime() - t0);
-      expectAbsent(d.absent, out, "find_absent");
+      host.check(who, false, "find_absent");
 
       t0 = System.nanoTime();
-      t.erase(d.keys);
+      host.erase(t);
       sink[3].addNanos(n, System.nanoTime() - t0);
-      expectSize(t, 0, "erase");
+      Checks.size(who, t.size(), 0, "erase");
       return note;
     }
   }
 
-  private void kernelRep(int n, DeviceBuffer keys, DeviceBuffer values, DeviceBuffer absent,
-      DeviceBuffer out, BenchData d, int[] hostOut, Throughput[] sink, boolean check) {
-    try (HashTable t = newTable(p.tableCapacity(n))) {
-      t.insert(keys, values, n, null);
+  private void kernelRep(BenchData d, BenchData.OnDevice dev, BenchData.Host host, String who, Throughput[] sink,
+      boolean check) {
+    int n = d.n();
+    try (HashTable t = newTable(p.tableCapacity(n), d.keyBits)) {
+      t.insert(dev.keys, dev.values, n, null);
       sink[0].addMillis(n, t.stats().lastKernelMillis());
-      expectSize(t, n, "insert (device-resident)");
-      t.find(keys, out, n, BenchData.NOT_FOUND);
+      Checks.size(who, t.size(), n, "insert (device-resident)");
+      t.find(dev.keys, dev.out, n, BenchData.NOT_FOUND);
       sink[1].addMillis(n, t.stats().lastKernelMillis());
       if (check) {
-        out.copyTo(hostOut);
-        expectValues(d.keys, hostOut, d.values, "find_present (device-resident)");
+        dev.check(host, who, true, "find_present (device-resident)");
       }
-      t.find(absent, out, n, BenchData.NOT_FOUND);
+      t.find(dev.absent, dev.out, n, BenchData.NOT_FOUND);
       sink[2].addMillis(n, t.stats().lastKernelMillis());
       if (check) {
-        out.copyTo(hostOut);
-        expectAbsent(d.absent, hostOut, "find_absent (device-resident)");
+        dev.check(host, who, false, "find_absent (device-resident)");
       }
-      t.erase(keys, n, null);
+      t.erase(dev.keys, n, null);
       sink[3].addMillis(n, t.stats().lastKernelMillis());
-      expectSize(t, 0, "erase (device-resident)");
+      Checks.size(who, t.size(), 0, "erase (device-resident)");
     }
   }
 
@@ -344,14 +343,6 @@ final class BenchRunner {
     Checks.size(name, t.size(), expected, op);
   }
 
-  private void expectValues(int[] keys, int[] got, int[] expected, String op) {
-    Checks.values(name, keys, got, expected, op);
-  }
-
-  private void expectAbsent(int[] keys, int[] got, String op) {
-    Checks.absent(name, keys, got, op);
-  }
-
   private void expectOutcomes(byte[] ops, int[] keys, byte[] outcomes, String op) {
     Checks.outcomes(name, ops, keys, outcomes, op);
   }
@@ -370,8 +361,8 @@ final class BenchRunner {
     return rep < 0 ? "warmup " + (rep + p.warmup() + 1) + "/" + p.warmup() : "rep " + (rep + 1) + "/" + p.reps();
   }
 
-  private String progressLine(String what, int rep, Throughput[] s) {
-    StringBuilder sb = new StringBuilder(name + " " + what + " " + repName(rep) + ":");
+  private String progressLine(String who, String what, int rep, Throughput[] s) {
+    StringBuilder sb = new StringBuilder(who + " " + what + " " + repName(rep) + ":");
     for (int i = 0; i < BULK.length; i++) {
       sb.append(' ').append(BULK[i]).append(' ').append(mops(s[i].last()));
     }

@@ -23,6 +23,17 @@ final class Checks {
     }
   }
 
+  /** 64-bit keys: got[i] must be expected[i], or the sign-extended NOT_FOUND for every key when expected is null. */
+  static void values(String name, long[] keys, long[] got, long[] expected, String op) {
+    for (int i = 0; i < keys.length; i++) {
+      long want = expected == null ? BenchData.NOT_FOUND : expected[i];
+      if (got[i] != want) {
+        throw new CheckFailedException(name + " " + op + ": key " + Long.toUnsignedString(keys[i])
+            + " gave value " + got[i] + ", expected " + want);
+      }
+    }
+  }
+
   static void absent(String name, int[] keys, int[] got, String op) {
     for (int i = 0; i < keys.length; i++) {
       if (got[i] != BenchData.NOT_FOUND) {

@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
 import org.wixlib.cli.ExitCodes;
 import org.wixlib.cli.OutputOptions;
 import org.wixlib.cli.VersionProvider;
-import org.wixlib.cli.report.JsonReader;
+import org.wixlib.cli.report.Json;
 import org.wixlib.cli.report.Report;
 import org.wixlib.cli.report.ReportWriter;
 import picocli.CommandLine.Command;
@@ -83,7 +83,7 @@ final class CompareCommand implements Callable<Integer> {
     }
     Object o;
     try {
-      o = JsonReader.parse(text);
+      o = Json.read(text);
     } catch (RuntimeException e) {
       throw new ParameterException(spec.commandLine(), file + " is not JSON: " + e.getMessage());
     }
@@ -155,7 +155,7 @@ final class CompareCommand implements Callable<Integer> {
   private static Object[] rowValues(List<String> keyCols, Map<String, Object> row, Object... tail) {
     Object[] v = new Object[keyCols.size() + tail.length];
     for (int i = 0; i < keyCols.size(); i++) {
-      v[i] = plain(row.get(keyCols.get(i)));
+      v[i] = row.get(keyCols.get(i));
     }
     for (int i = 0; i < tail.length; i++) {
       v[keyCols.size() + i] = tail[i];
@@ -163,18 +163,10 @@ final class CompareCommand implements Callable<Integer> {
     return v;
   }
 
-  /** Whole numbers read from JSON (doubles) back as longs, so n prints as 4194304. */
-  private static Object plain(Object v) {
-    if (v instanceof Double d && d == Math.rint(d) && Math.abs(d) < 1e15) {
-      return d.longValue();
-    }
-    return v;
-  }
-
   private static String key(List<String> keyCols, Map<String, Object> row) {
     StringBuilder sb = new StringBuilder();
     for (String k : keyCols) {
-      sb.append(ReportWriter.text(plain(row.get(k)), "")).append('\u0001');
+      sb.append(ReportWriter.text(row.get(k), "")).append('\u0001');
     }
     return sb.toString();
   }

@@ -68,8 +68,8 @@ final class SuiteBench {
     if (reps < 1) {
       throw usage("--reps must be >= 1, got " + reps);
     }
-    if (cmd.warmup < 0 || cmd.threads < 0) {
-      throw usage("--warmup and --threads must be >= 0");
+    if (cmd.warmup < 0) {
+      throw usage("--warmup must be >= 0, got " + cmd.warmup);
     }
     if (cmd.keyRange != null) {
       throw usage("--key-range is for the plain benchmark; with --suite give --key-ranges");
@@ -96,9 +96,7 @@ final class SuiteBench {
       }
     }
     for (double f : lfs) {
-      if (!(f > 0 && f < 1)) {
-        throw usage("--load-factors must be in (0, 1), got " + f);
-      }
+      cmd.table.check("--load-factors", b -> b.maxLoadFactor(f));
     }
     if (o.chart != null && !isSvg(o.chart) && !isPng(o.chart)) {
       throw usage("--chart writes FILE.svg or FILE.png (got " + o.chart + ")");

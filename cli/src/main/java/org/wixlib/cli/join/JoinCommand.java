@@ -99,9 +99,10 @@ public final class JoinCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (reps < 1 || warmup < 0 || javaReps < 1 || threads < 0) {
-      throw new ParameterException(spec.commandLine(), "--reps and --java-reps must be >= 1, --warmup and --threads >= 0");
+    if (reps < 1 || warmup < 0 || javaReps < 1) {
+      throw new ParameterException(spec.commandLine(), "--reps and --java-reps must be >= 1, --warmup >= 0");
     }
+    table.check("--threads", b -> b.threads(threads));
     if (!(sf > 0) || sf > 1000) {
       throw new ParameterException(spec.commandLine(), "--sf must be in (0, 1000], got " + sf);
     }

@@ -1,87 +1,67 @@
 package org.wixlib.cli.report;
 
-import java.util.List;
-import java.util.Map;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import java.io.IOException;
 
-/** A minimal JSON writer for the values a {@link Report} holds (no dependency needed for so little). */
+/**
+ * JSON through Jackson: a report's values (String, Number, Boolean, List, Map, null) written as one
+ * indented object, with non-finite numbers as null; JSON text read back as Map, List, String, Number
+ * (Integer or Long for whole numbers, Double otherwise), Boolean or null.
+ */
 public final class Json {
+  private static final ObjectMapper MAPPER = JsonMapper.builder()
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .addModule(new SimpleModule().addSerializer(Double.class, new FiniteOrNull()))
+      .build();
+  private static final ObjectWriter WRITER = MAPPER.writer(new DefaultPrettyPrinter(Separators.createDefaultInstance()
+      .withObjectFieldValueSpacing(Separators.Spacing.AFTER))
+      .withArrayIndenter(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE));
+
   private Json() {}
 
   public static String write(Object value) {
-    StringBuilder sb = new StringBuilder();
-    write(sb, value, 0);
-    return sb.toString();
-  }
-
-  private static void write(StringBuilder sb, Object v, int indent) {
-    if (v == null) {
-      sb.append("null");
-    } else if (v instanceof String s) {
-      string(sb, s);
-    } else if (v instanceof Boolean b) {
-      sb.append(b);
-    } else if (v instanceof Double || v instanceof Float) {
-      double d = ((Number) v).doubleValue();
-      sb.append(Double.isFinite(d) ? Double.toString(d) : "null");
-    } else if (v instanceof Number n) {
-      sb.append(n.longValue());
-    } else if (v instanceof Map<?, ?> m) {
-      if (m.isEmpty()) {
-        sb.append("{}");
-        return;
-      }
-      sb.append("{\n");
-      int i = 0;
-      for (Map.Entry<?, ?> e : m.entrySet()) {
-        pad(sb, indent + 1);
-        string(sb, String.valueOf(e.getKey()));
-        sb.append(": ");
-        write(sb, e.getValue(), indent + 1);
-        sb.append(++i < m.size() ? ",\n" : "\n");
-      }
-      pad(sb, indent);
-      sb.append('}');
-    } else if (v instanceof List<?> list) {
-      if (list.isEmpty()) {
-        sb.append("[]");
-        return;
-      }
-      sb.append("[\n");
-      for (int i = 0; i < list.size(); i++) {
-        pad(sb, indent + 1);
-        write(sb, list.get(i), indent + 1);
-        sb.append(i + 1 < list.size() ? ",\n" : "\n");
-      }
-      pad(sb, indent);
-      sb.append(']');
-    } else {
-      string(sb, v.toString());
+    try {
+      return WRITER.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("not writable as JSON: " + e.getOriginalMessage(), e);
     }
   }
 
-  private static void pad(StringBuilder sb, int indent) {
-    sb.append("  ".repeat(indent));
+  /** Parses one JSON value; throws IllegalArgumentException (with the line and column) for anything else. */
+  public static Object read(String text) {
+    try {
+      return MAPPER.readValue(text, Object.class);
+    } catch (JsonProcessingException e) {
+      var at = e.getLocation();
+      throw new IllegalArgumentException(e.getOriginalMessage()
+          + (at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr()), e);
+    }
   }
 
-  private static void string(StringBuilder sb, String s) {
-    sb.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case '\n' -> sb.append("\\n");
-        case '\r' -> sb.append("\\r");
-        case '\t' -> sb.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            sb.append(String.format("\\u%04x", (int) c));
-          } else {
-            sb.append(c);
-          }
-        }
+  /** NaN and infinities have no JSON number: written as null. */
+  private static final class FiniteOrNull extends StdSerializer<Double> {
+    FiniteOrNull() {
+      super(Double.class);
+    }
+
+    @Override
+    public void serialize(Double v, JsonGenerator g, SerializerProvider p) throws IOException {
+      if (Double.isFinite(v)) {
+        g.writeNumber(v);
+      } else {
+        g.writeNull();
       }
     }
-    sb.append('"');
   }
 }

@@ -53,7 +53,7 @@ final class TableCommands {
         description = "Keys the table holds at its max load factor before it grows (default: the kind's).")
     Long capacity;
 
-    @Option(names = "--max-load", paramLabel = "F", description = "Max load factor, 0.05 .. 1 (default: the kind's).")
+    @Option(names = "--max-load", paramLabel = "F", description = "Max load factor (default: the kind's).")
     Double maxLoad;
 
     @Option(names = "--min-load", paramLabel = "F", description = "Shrink below this load factor (Hive); 0 = never.")

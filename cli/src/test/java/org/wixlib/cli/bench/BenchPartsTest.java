@@ -208,4 +208,21 @@ class BenchPartsTest {
     assertTrue(((String) r.rows().get(0).get(13)).startsWith("FAILED: "), r.rows().get(0).toString());
     assertEquals("cpu", r.rows().get(1).get(1));
   }
+
+  @Test
+  void wideKeysAreDistinctNeverReservedAndWidenTheNarrowOnes() {
+    BenchData d = new BenchData(7, 1 << 14, 64);
+    java.util.Set<Long> seen = new java.util.HashSet<>();
+    for (long[] a : new long[][] {d.keys64, d.absent64}) {
+      for (long k : a) {
+        assertTrue(k != -1L && k != -2L, "reserved key " + k);
+        assertTrue(seen.add(k), "duplicate key " + k);
+      }
+    }
+    for (long v : d.values64) {
+      assertTrue(v != BenchData.NOT_FOUND);
+    }
+    assertEquals(d.keys[5], (int) (d.keys64[5] >>> 32), "the high half is the 32-bit key");
+    assertEquals(d.keys.length, new BenchData(7, 1 << 14).keys.length);
+  }
 }

