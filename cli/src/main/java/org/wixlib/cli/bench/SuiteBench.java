@@ -19,11 +19,10 @@ import org.wixlib.cli.Progress;
 import org.wixlib.cli.Texts;
 import org.wixlib.cli.VersionProvider;
 import org.wixlib.cli.report.Chart;
+import org.wixlib.cli.report.ChartWriter;
 import org.wixlib.cli.report.Format;
-import org.wixlib.cli.report.PngChart;
 import org.wixlib.cli.report.Report;
 import org.wixlib.cli.report.ReportWriter;
-import org.wixlib.cli.report.SvgChart;
 import picocli.CommandLine.ParameterException;
 
 /**
@@ -98,11 +97,11 @@ final class SuiteBench {
     for (double f : lfs) {
       cmd.table.check("--load-factors", b -> b.maxLoadFactor(f));
     }
-    if (o.chart != null && !isSvg(o.chart) && !isPng(o.chart)) {
+    if (o.chart != null && Chart.fileFormat(o.chart) == null) {
       throw usage("--chart writes FILE.svg or FILE.png (got " + o.chart + ")");
     }
-    if (o.chart != null && isPng(o.chart) && !pngSupported()) {
-      throw usage("--chart FILE.png needs the java.desktop module, which this Java runtime lacks: give FILE.svg");
+    if (o.chart != null && !Chart.drawable()) {
+      throw usage("--chart needs the java.desktop module, which this Java runtime lacks");
     }
 
     // Kinds: those asked for, else every kind usable here.
@@ -161,11 +160,7 @@ final class SuiteBench {
     if (o.chart != null) {
       for (Map.Entry<Suite, Chart> e : charts.entrySet()) {
         Path file = charts.size() == 1 ? o.chart : withSuffix(o.chart, "-" + e.getKey().label());
-        if (isPng(file)) {
-          PngChart.write(e.getValue(), file);
-        } else {
-          write(file, SvgChart.render(e.getValue()));
-        }
+        ChartWriter.write(e.getValue(), file);
         cmd.output.progress("bench: chart " + file);
       }
     }
@@ -280,24 +275,8 @@ final class SuiteBench {
   }
 
   /**
-   * Whether this runtime can draw PNGs (java.desktop present). Kept out of {@link PngChart}: linking that
-   * class needs AWT, which a jlinked runtime without java.desktop lacks.
-   */
-  static boolean pngSupported() {
-    return ModuleLayer.boot().findModule("java.desktop").isPresent();
-  }
-
-  static boolean isSvg(Path f) {
-    return f.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".svg");
-  }
-
-  static boolean isPng(Path f) {
-    return f.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".png");
-  }
-
-  /**
-   * --out DIR: the report in every format, one SVG per suite (and a PNG where the runtime has
-   * java.desktop), and an HTML page with all of them.
+   * --out DIR: the report in every format, one SVG and one PNG chart per suite where the runtime can draw
+   * (java.desktop), and an HTML page with all of them.
    */
   static void writeAll(Path dir, Report r, Map<Suite, Chart> charts, Progress log) {
     write(dir.resolve("bench.json"), format(r, Format.JSON));
@@ -307,21 +286,30 @@ final class SuiteBench {
     StringBuilder html = new StringBuilder("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
         + "<title>wixlib bench</title><style>body{font-family:sans-serif;margin:2em}pre{font-size:12px}"
         + "img{max-width:100%;border:1px solid #ddd;margin:1em 0}</style></head><body>\n<h1>wixlib bench</h1>\n");
+    if (!charts.isEmpty() && !Chart.drawable()) {
+      log.progress("bench: no charts: this Java runtime lacks the java.desktop module");
+    }
     for (Map.Entry<Suite, Chart> e : charts.entrySet()) {
-      String name = "bench-" + e.getKey().label() + ".svg";
-      write(dir.resolve(name), SvgChart.render(e.getValue()));
-      if (pngSupported()) {
-        try {
-          PngChart.write(e.getValue(), dir.resolve("bench-" + e.getKey().label() + ".png"));
-        } catch (RuntimeException | LinkageError x) {
-          // Headless AWT without fonts (e.g. no fontconfig): the SVG is there; say why the PNG is not.
-          log.progress("bench: no PNG chart (" + x + "); the SVG has the same plot");
-        }
+      String name = "bench-" + e.getKey().label();
+      if (!Chart.drawable()) {
+        continue;
+      }
+      try {
+        ChartWriter.write(e.getValue(), dir.resolve(name + ".svg"));
+        ChartWriter.write(e.getValue(), dir.resolve(name + ".png"));
+      } catch (RuntimeException | LinkageError x) {
+        // Headless AWT without fonts (e.g. no fontconfig): the results are there; say why the chart is not.
+        log.progress("bench: no " + e.getKey().label() + " chart (" + x + ")");
+        continue;
       }
       html.append("<h2>").append(e.getKey().label()).append("</h2>\n<img src=\"").append(name)
-          .append("\" alt=\"").append(e.getKey().label()).append(" chart\">\n");
+          .append(".svg\" alt=\"").append(e.getKey().label()).append(" chart\">\n");
     }
-    html.append("<h2>results</h2>\n<pre>").append(SvgChart.esc(table)).append("</pre>\n</body></html>\n");
+    html.append("<h2>results</h2>\n<pre>").append(escapeHtml(table)).append("</pre>\n</body></html>\n");
     write(dir.resolve("index.html"), html.toString());
+  }
+
+  private static String escapeHtml(String s) {
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 }

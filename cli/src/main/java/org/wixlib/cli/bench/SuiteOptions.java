@@ -19,14 +19,12 @@ final class SuiteOptions {
 
   @Option(names = "--out", paramLabel = "DIR",
       description = "With --suite: also write DIR/bench.json, DIR/bench.csv, DIR/bench.txt, one chart per"
-          + " suite (DIR/bench-SUITE.svg, and .png where java.desktop is present) and"
-          + " DIR/index.html showing them all.")
+          + " suite (DIR/bench-SUITE.svg and .png) and DIR/index.html showing them all.")
   java.nio.file.Path out;
 
   @Option(names = "--chart", paramLabel = "FILE.svg|png",
       description = "With --suite: write the paper-style plots to FILE.svg or FILE.png (FILE-SUITE.svg when"
-          + " several suites run). SVG is drawn without AWT (works in any runtime); PNG uses XChart and needs"
-          + " the java.desktop module.")
+          + " several suites run), drawn by XChart; needs the java.desktop module.")
   java.nio.file.Path chart;
 
   @Option(names = "--max-cpu-keys", paramLabel = "N", defaultValue = "2^22", converter = CountConverter.class,

@@ -1,8 +1,10 @@
 package org.wixlib.cli.report;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -76,6 +78,20 @@ public final class Chart {
   }
 
   /** The panel with this title, created with these axes on first use. */
+  /**
+   * Whether this runtime can draw charts (java.desktop present). Kept out of {@link ChartWriter}: loading
+   * that class needs AWT, which a jlinked runtime without java.desktop lacks.
+   */
+  public static boolean drawable() {
+    return ModuleLayer.boot().findModule("java.desktop").isPresent();
+  }
+
+  /** The format of a chart file: "png" or "svg" by its extension (any case), null for anything else. */
+  public static String fileFormat(Path file) {
+    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+    return name.endsWith(".png") ? "png" : name.endsWith(".svg") ? "svg" : null;
+  }
+
   public Panel panel(String title, String xLabel, String yLabel, Scale x, Scale y) {
     return panels.computeIfAbsent(title, t -> new Panel(t, xLabel, yLabel, x, y));
   }

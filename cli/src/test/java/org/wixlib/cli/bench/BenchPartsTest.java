@@ -5,20 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.wixlib.Op;
 import org.wixlib.Outcome;
 import org.wixlib.cli.Progress;
 import org.wixlib.cli.ProgressBar;
 import org.wixlib.cli.report.Chart;
 import org.wixlib.cli.report.Report;
-import org.wixlib.cli.report.SvgChart;
-import org.wixlib.cli.report.SvgCheck;
+import org.wixlib.cli.report.ChartWriter;
 
 /** The pieces of the suites: Java baselines, summary ratios, chart axes and SVG, the progress bar. */
 class BenchPartsTest {
@@ -133,17 +137,7 @@ class BenchPartsTest {
   }
 
   @Test
-  void axesAndSvg() {
-    SvgChart.Axis a = SvgChart.Axis.of(Chart.Scale.LOG2, 65536, 1 << 26, false);
-    assertEquals(0.0, a.frac(65536), 1e-9);
-    assertEquals(1.0, a.frac(1 << 26), 1e-9);
-    assertEquals("2^20", SvgChart.Axis.label(Chart.Scale.LOG2, 1 << 20));
-    SvgChart.Axis lin = SvgChart.Axis.of(Chart.Scale.LINEAR, 3, 97, true);
-    assertEquals(0.0, lin.ticks.get(0));
-    assertTrue(lin.ticks.get(lin.ticks.size() - 1) >= 97);
-    assertEquals("100k", SvgChart.Axis.label(Chart.Scale.LOG10, 100_000));
-    assertEquals("0.5", SvgChart.Axis.label(Chart.Scale.LINEAR, 0.5));
-
+  void chartsInBothFormats(@TempDir Path dir) throws IOException {
     Chart c = new Chart("t <&> \"q\"", "sub");
     Chart.Panel p = c.panel("insert", "keys", "M ops/s", Chart.Scale.LOG2, Chart.Scale.LINEAR);
     p.add("glht", false, 1 << 16, 100);
@@ -155,14 +149,21 @@ class BenchPartsTest {
     b.bar("fastutil", false, "insert", 30);
     b.bar("cpu", false, "find", 50);
     b.bar("zero", false, "find", 0); // not drawable on a log axis: dropped
-    String svg = SvgChart.render(c);
-    SvgCheck.wellFormed(svg);
-    assertTrue(svg.contains("t &lt;&amp;&gt; &quot;q&quot;"), "escaped title");
-    assertTrue(svg.contains("stroke-dasharray"), "kernel series dashed");
-    assertFalse(svg.contains(">bad<"), "a series with no points has no legend entry? it has none drawn");
     assertEquals(List.of("insert", "find"), b.categories);
     assertFalse(b.series.containsKey("zero"));
-    SvgCheck.wellFormed(SvgChart.render(new Chart("empty", "")));
+    assertFalse(p.series.containsKey("bad"));
+    assertEquals("svg", Chart.fileFormat(Path.of("a/B.SVG")));
+    assertEquals("png", Chart.fileFormat(Path.of("b.png")));
+    assertEquals(null, Chart.fileFormat(Path.of("c.gif")));
+    assumeTrue(Chart.drawable(), "no java.desktop in this runtime: no charts");
+
+    ChartWriter.write(c, dir.resolve("c.svg"));
+    String svg = Files.readString(dir.resolve("c.svg"));
+    BenchSuiteTest.wellFormedSvg(svg);
+    ChartWriter.write(c, dir.resolve("c.png"));
+    BenchSuiteTest.png(dir.resolve("c.png"));
+    ChartWriter.write(new Chart("empty", ""), dir.resolve("empty.svg"));
+    BenchSuiteTest.wellFormedSvg(Files.readString(dir.resolve("empty.svg")));
   }
 
   @Test

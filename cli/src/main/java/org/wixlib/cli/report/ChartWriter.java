@@ -1,18 +1,21 @@
 package org.wixlib.cli.report;
 
+import de.erichseifert.vectorgraphics2d.Processors;
+import de.erichseifert.vectorgraphics2d.VectorGraphics2D;
+import de.erichseifert.vectorgraphics2d.util.PageSize;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import javax.imageio.ImageIO;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
@@ -22,12 +25,12 @@ import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * Draws a {@link Chart} as a PNG with XChart (headless AWT): one XChart per panel, composed in a grid of
- * two columns under the title. Needs the java.desktop module: check {@link SuiteBench#pngSupported()}
- * first, without touching this class (loading it in a runtime without java.desktop fails), so a jlinked
- * runtime without it still writes SVG.
+ * Draws a {@link Chart} with XChart as a PNG (headless AWT) or an SVG (XChart's vector back end,
+ * VectorGraphics2D): one XChart per panel, composed in a grid of two columns under the title, the same
+ * drawing in both formats. Needs the java.desktop module: check {@link Chart#drawable()} first, without
+ * touching this class (loading it in a runtime without java.desktop fails).
  */
-public final class PngChart {
+public final class ChartWriter {
   private static final int PW = 640;
   private static final int PH = 400;
   private static final int HEAD = 56;
@@ -36,57 +39,88 @@ public final class PngChart {
     new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f), new Color(0x17becf), new Color(0xbcbd22)
   };
 
-  private PngChart() {}
+  private ChartWriter() {}
 
+  /** Writes the chart to FILE.png or FILE.svg. */
   public static void write(Chart chart, Path file) {
     System.setProperty("java.awt.headless", "true");
-    BufferedImage img = render(chart);
+    Layout l = new Layout(chart);
     try {
       Path parent = file.toAbsolutePath().getParent();
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      if (!ImageIO.write(img, "png", file.toFile())) {
-        throw new IOException("no PNG writer");
+      if ("svg".equals(Chart.fileFormat(file))) {
+        VectorGraphics2D g = new VectorGraphics2D();
+        l.paint(g);
+        try (OutputStream out = Files.newOutputStream(file)) {
+          Processors.get("svg").getDocument(g.getCommands(), new PageSize(l.width, l.height)).writeTo(out);
+        }
+      } else {
+        BufferedImage img = new BufferedImage(l.width, l.height, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = img.createGraphics();
+        try {
+          l.paint(g);
+        } finally {
+          g.dispose();
+        }
+        if (!ImageIO.write(img, "png", file.toFile())) {
+          throw new IOException("no PNG writer");
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
     }
   }
 
-  static BufferedImage render(Chart chart) {
-    List<BufferedImage> panels = new ArrayList<>();
-    List<String> names = new ArrayList<>(); // fixed colours per kind across panels
-    for (Chart.Panel p : chart.panels.values()) {
-      if (!p.isEmpty()) {
-        panels.add(p.categories.isEmpty() ? lines(p, names) : bars(p, names));
+  /** The panels' XCharts and where they go. */
+  private static final class Layout {
+    final Chart chart;
+    final List<org.knowm.xchart.internal.chartpart.Chart<?, ?>> panels = new ArrayList<>();
+    final int panelWidth;
+    final int cols;
+    final int width;
+    final int height;
+
+    Layout(Chart chart) {
+      this.chart = chart;
+      List<String> names = new ArrayList<>(); // fixed colours per kind across panels
+      for (Chart.Panel p : chart.panels.values()) {
+        if (!p.isEmpty()) {
+          panels.add(p.categories.isEmpty() ? lines(p, names) : bars(p, names));
+        }
       }
+      int pw = PW;
+      for (var p : panels) {
+        pw = Math.max(pw, p.getWidth());
+      }
+      panelWidth = pw;
+      cols = Math.min(pw > PW ? 1 : 2, Math.max(1, panels.size()));
+      int rows = Math.max(1, (panels.size() + cols - 1) / cols);
+      width = cols * pw;
+      height = HEAD + rows * PH;
     }
-    int pw = 0;
-    for (BufferedImage p : panels) {
-      pw = Math.max(pw, p.getWidth());
-    }
-    pw = Math.max(pw, PW);
-    int cols = Math.min(pw > PW ? 1 : 2, Math.max(1, panels.size()));
-    int rows = Math.max(1, (panels.size() + cols - 1) / cols);
-    BufferedImage img = new BufferedImage(cols * pw, HEAD + rows * PH, BufferedImage.TYPE_INT_RGB);
-    Graphics2D g = img.createGraphics();
-    try {
+
+    void paint(Graphics2D g) {
       g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
       g.setColor(Color.WHITE);
-      g.fillRect(0, 0, img.getWidth(), img.getHeight());
+      g.fillRect(0, 0, width, height);
       g.setColor(Color.BLACK);
       g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
-      centre(g, chart.title, img.getWidth(), 24);
+      centre(g, chart.title, width, 24);
       g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-      centre(g, chart.subtitle, img.getWidth(), 44);
+      centre(g, chart.subtitle, width, 44);
       for (int i = 0; i < panels.size(); i++) {
-        g.drawImage(panels.get(i), (i % cols) * pw, HEAD + (i / cols) * PH, null);
+        var p = panels.get(i);
+        Graphics2D pg = (Graphics2D) g.create((i % cols) * panelWidth, HEAD + (i / cols) * PH, p.getWidth(),
+            p.getHeight());
+        try {
+          p.paint(pg, p.getWidth(), p.getHeight());
+        } finally {
+          pg.dispose();
+        }
       }
-    } finally {
-      g.dispose();
     }
-    return img;
   }
 
   private static void centre(Graphics2D g, String s, int width, int y) {
@@ -111,7 +145,7 @@ public final class PngChart {
   }
 
   /** A line panel; log2 x axes are drawn as the exponent on a linear axis (XChart's log axes are base 10). */
-  private static BufferedImage lines(Chart.Panel p, List<String> names) {
+  private static XYChart lines(Chart.Panel p, List<String> names) {
     boolean log2 = p.x == Chart.Scale.LOG2;
     XYChart c = new XYChartBuilder().width(PW).height(PH).title(p.title)
         .xAxisTitle(log2 ? p.xLabel + " (2^x)" : p.xLabel).yAxisTitle(p.yLabel).build();
@@ -136,11 +170,11 @@ public final class PngChart {
       xs.setMarker(SeriesMarkers.CIRCLE);
       xs.setLineStyle(s.dashed ? SeriesLines.DASH_DASH : SeriesLines.SOLID);
     }
-    return BitmapEncoder.getBufferedImage(c);
+    return c;
   }
 
   /** A bar panel: categories every series has (XChart needs the same categories in each series). */
-  private static BufferedImage bars(Chart.Panel p, List<String> names) {
+  private static CategoryChart bars(Chart.Panel p, List<String> names) {
     int width = Math.max(PW, 180 + p.categories.size() * (p.series.size() * 22 + 30));
     CategoryChart c = new CategoryChartBuilder().width(width).height(PH).title(p.title).xAxisTitle(p.xLabel)
         .yAxisTitle(p.yLabel).build();
@@ -179,6 +213,6 @@ public final class PngChart {
           .orElse(1);
       c.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(min))));
     }
-    return BitmapEncoder.getBufferedImage(c);
+    return c;
   }
 }
