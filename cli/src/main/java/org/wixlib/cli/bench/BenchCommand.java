@@ -2,15 +2,13 @@ package org.wixlib.cli.bench;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.wixlib.TableKind;
 import org.wixlib.cli.CountConverter;
 import org.wixlib.cli.ExitCodes;
-import org.wixlib.cli.KindConverter;
-import org.wixlib.cli.KindOption;
+import org.wixlib.cli.KindsOption;
 import org.wixlib.cli.OutputOptions;
 import org.wixlib.cli.TableOptions;
 import org.wixlib.cli.Texts;
@@ -68,10 +66,7 @@ import picocli.CommandLine.Spec;
     })
 public final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
-  @Option(names = {"-k", "--kind"}, paramLabel = "KIND", split = ",", converter = KindConverter.class,
-      description = {KindOption.DESCRIPTION, "Several may be given: --kind cpu,glht,hive.", KindOption.DEFAULT})
-  List<TableKind> kindList = new ArrayList<>();
-
+  @Mixin KindsOption kinds;
   @Mixin TableOptions table;
   @Mixin OutputOptions output;
 
@@ -132,15 +127,13 @@ public final class BenchCommand implements Callable<Integer> {
     if (!suite.names.isEmpty()) {
       return new SuiteBench(this).call();
     }
-    boolean anyGpu = kindList.stream().anyMatch(TableKind::isGpu)
-        || (kindList.isEmpty() && TableOptions.defaultKind().isGpu());
+    List<TableKind> kinds = this.kinds.kinds();
+    boolean anyGpu = kinds.stream().anyMatch(TableKind::isGpu);
     keys = keysOption != null ? keysOption : anyGpu ? 1L << 24 : 1L << 22;
     reps = repsOption != null ? repsOption : 5;
     validate();
     int n = (int) keys;
     long range = keyRange == null ? n : keyRange;
-    List<TableKind> kinds = kindList.isEmpty() ? List.of(TableOptions.defaultKind())
-        : new ArrayList<>(new LinkedHashSet<>(kindList));
 
     Report r = new Report("results", "kind", "op", "n", "mops", "mops_min", "mops_max", "kernel_mops",
         "kernel_mops_min", "kernel_mops_max", "note");

@@ -105,15 +105,15 @@ final class SuiteBench {
     }
 
     // Kinds: those asked for, else every kind usable here.
-    List<TableKind> asked = cmd.kindList.isEmpty() ? new ArrayList<>(List.of(TableKind.values()))
-        : new ArrayList<>(new LinkedHashSet<>(cmd.kindList));
+    List<TableKind> asked = cmd.kinds.asked.isEmpty() ? new ArrayList<>(List.of(TableKind.values()))
+        : cmd.kinds.kinds();
     Map<TableKind, String> unavailable = new LinkedHashMap<>();
     List<TableKind> kinds = new ArrayList<>();
     for (TableKind k : asked) {
       String why = cmd.table.unavailableReason(k);
       if (why == null) {
         kinds.add(k);
-      } else if (!cmd.kindList.isEmpty()) {
+      } else if (!cmd.kinds.asked.isEmpty()) {
         unavailable.put(k, why);
         cmd.output.progress("bench " + Texts.kindName(k) + ": unavailable: " + why);
       }

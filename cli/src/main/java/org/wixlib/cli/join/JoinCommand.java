@@ -18,8 +18,7 @@ import org.wixlib.TableKind;
 import org.wixlib.UnsupportedKindException;
 import org.wixlib.cli.CheckFailedException;
 import org.wixlib.cli.ExitCodes;
-import org.wixlib.cli.KindConverter;
-import org.wixlib.cli.KindOption;
+import org.wixlib.cli.KindsOption;
 import org.wixlib.cli.OutputOptions;
 import org.wixlib.cli.TableOptions;
 import org.wixlib.cli.Texts;
@@ -65,10 +64,7 @@ import picocli.CommandLine.Spec;
 public final class JoinCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = {"-k", "--kind"}, paramLabel = "KIND", split = ",", converter = KindConverter.class,
-      description = {KindOption.DESCRIPTION, "Several may be given: --kind glht,hive,cpu.", KindOption.DEFAULT})
-  List<TableKind> kindList = new ArrayList<>();
-
+  @Mixin KindsOption kinds;
   @Mixin TableOptions table;
   @Mixin OutputOptions output;
 
@@ -119,8 +115,7 @@ public final class JoinCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     queries = new ArrayList<>(new LinkedHashSet<>(queries));
-    List<TableKind> kinds = kindList.isEmpty() ? List.of(TableOptions.defaultKind())
-        : new ArrayList<>(new LinkedHashSet<>(kindList));
+    List<TableKind> kinds = this.kinds.kinds();
 
     Report r = new Report("results", "query", "kind", "build_rows", "probe_rows", "matches", "check", "build_ms",
         "probe_ms", "probe_mrows_s", "kernel_ms", "kernel_mrows_s", "table_ms", "hash_ms", "prehashed_kernel_ms",

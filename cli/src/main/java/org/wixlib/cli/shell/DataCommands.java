@@ -92,6 +92,32 @@ final class DataCommands {
 
     @Option(names = "--to-format", paramLabel = "FORMAT", description = "Format of --to (default: from the extension).")
     DataFormat toFormat;
+
+    /**
+     * The results to the --to file, or one "key TAB result" line per key on stdout (the value, '-' when
+     * absent; true/false where there are no values); then how many keys were found, on stderr.
+     */
+    void report(String name, int[] keys, int[] values, boolean[] found, String column, int notFound,
+        String foundWord) {
+      long hits = 0;
+      for (boolean b : found) {
+        hits += b ? 1 : 0;
+      }
+      if (to != null) {
+        KeyFileWriter.write(to, toFormat, keys, values, found, column, notFound);
+      } else {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < keys.length; i++) {
+          sb.append(Integer.toUnsignedString(keys[i])).append('\t')
+              .append(values == null ? Boolean.toString(found[i]) : found[i] ? Integer.toString(values[i]) : "-")
+              .append('\n');
+        }
+        session.out.print(sb);
+        session.out.flush();
+      }
+      session.info(name + ": " + hits + " of " + keys.length + " " + foundWord
+          + (to != null ? ", written to " + to : ""));
+    }
   }
 
   @Command(name = "find", description = "Prints the value of each key (to stdout: key TAB value, '-' when absent).",
@@ -119,22 +145,7 @@ final class DataCommands {
           found[from + i] = f[i] != 0;
         }
       });
-      long hits = 0;
-      for (boolean b : found) {
-        hits += b ? 1 : 0;
-      }
-      if (to != null) {
-        KeyFileWriter.write(to, toFormat, d.keys(), values, found, "value", notFound);
-      } else {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < n; i++) {
-          sb.append(Integer.toUnsignedString(d.keys()[i])).append('\t')
-              .append(found[i] ? Integer.toString(values[i]) : "-").append('\n');
-        }
-        session.out.print(sb);
-        session.out.flush();
-      }
-      session.info(name + ": " + hits + " of " + n + " found" + (to != null ? ", written to " + to : ""));
+      report(name, d.keys(), values, found, "value", notFound, "found");
     }
   }
 
@@ -152,21 +163,7 @@ final class DataCommands {
         boolean[] f = t.contains(Arrays.copyOfRange(d.keys(), from, to));
         System.arraycopy(f, 0, found, from, f.length);
       });
-      long hits = 0;
-      for (boolean b : found) {
-        hits += b ? 1 : 0;
-      }
-      if (to != null) {
-        KeyFileWriter.write(to, toFormat, d.keys(), null, found, "present", 0);
-      } else {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < n; i++) {
-          sb.append(Integer.toUnsignedString(d.keys()[i])).append('\t').append(found[i]).append('\n');
-        }
-        session.out.print(sb);
-        session.out.flush();
-      }
-      session.info(name + ": " + hits + " of " + n + " present" + (to != null ? ", written to " + to : ""));
+      report(name, d.keys(), null, found, "present", 0, "present");
     }
   }
 
