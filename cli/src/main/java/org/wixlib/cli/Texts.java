@@ -44,4 +44,9 @@ public final class Texts {
   public static String kindName(org.wixlib.TableKind kind) {
     return kind.name().toLowerCase(Locale.ROOT);
   }
+
+  /** The names of the kinds, in their order. */
+  public static java.util.List<String> kindNames(java.util.Collection<org.wixlib.TableKind> kinds) {
+    return kinds.stream().map(Texts::kindName).toList();
+  }
 }

@@ -205,11 +205,7 @@ public final class BenchCommand implements Callable<Integer> {
   void header(Report r, List<TableKind> kinds, int n, long range) {
     r.field("command", "bench");
     table.machineFields(r, kinds);
-    List<String> names = new ArrayList<>();
-    for (TableKind k : kinds) {
-      names.add(Texts.kindName(k));
-    }
-    r.field("kinds", names);
+    r.field("kinds", Texts.kindNames(kinds));
     r.field("keys", n);
     r.field("key_bits", keyBits);
     r.field("max_load_factor", loadFactor);

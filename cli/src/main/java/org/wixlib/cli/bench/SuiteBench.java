@@ -136,9 +136,7 @@ final class SuiteBench {
     Report r = new Report("results", SuiteRunner.COLUMNS);
     header(r, c, asked);
     if (!unavailable.isEmpty()) {
-      List<String> names = new ArrayList<>();
-      unavailable.keySet().forEach(k -> names.add(Texts.kindName(k)));
-      r.field("kinds_unavailable", names);
+      r.field("kinds_unavailable", Texts.kindNames(unavailable.keySet()));
     }
     for (Map.Entry<TableKind, String> e : unavailable.entrySet()) {
       r.row("-", Texts.kindName(e.getKey()), "-", null, null, null, null, null, null, null, null, null, null,
@@ -187,11 +185,7 @@ final class SuiteBench {
     }
     r.field("command", "bench --suite");
     r.field("suites", suites);
-    List<String> kinds = new ArrayList<>();
-    for (TableKind k : c.kinds()) {
-      kinds.add(Texts.kindName(k));
-    }
-    r.field("kinds", kinds);
+    r.field("kinds", Texts.kindNames(c.kinds()));
     if (c.suites().contains(Suite.BASELINE)) {
       r.field("baselines", List.of(JavaMap.HASHMAP + " (java.util.HashMap, 1 thread)", JavaMap.CONCURRENT
           + " (ConcurrentHashMap, " + (c.threads() == 0 ? Runtime.getRuntime().availableProcessors() : c.threads())

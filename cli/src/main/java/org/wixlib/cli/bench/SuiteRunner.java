@@ -134,11 +134,7 @@ final class SuiteRunner {
   }
 
   private List<String> kindNames() {
-    List<String> names = new ArrayList<>();
-    for (TableKind k : c.kinds()) {
-      names.add(Texts.kindName(k));
-    }
-    return names;
+    return Texts.kindNames(c.kinds());
   }
 
   // ---- static (GLHT paper) -------------------------------------------------------------------------

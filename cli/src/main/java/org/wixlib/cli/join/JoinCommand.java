@@ -348,11 +348,7 @@ public final class JoinCommand implements Callable<Integer> {
     table.machineFields(r, kinds);
     r.field("tpch_generator", "io.trino.tpch " + tpchVersion());
     r.field("scale_factor", sf);
-    List<String> names = new ArrayList<>();
-    for (TableKind k : kinds) {
-      names.add(Texts.kindName(k));
-    }
-    r.field("kinds", names);
+    r.field("kinds", Texts.kindNames(kinds));
     List<String> qs = new ArrayList<>();
     for (JoinQuery q : queries) {
       qs.add(q.id + ": " + q.description + " [" + q.build.name().toLowerCase() + " build]");
