@@ -1,5 +1,7 @@
 package org.wixlib.cli;
 
+import org.wixlib.HashTable;
+
 /**
  * Distinct pseudo-random 32-bit keys by index, without storing them: key(i) is a seeded bijection of
  * the 32-bit index, so different indices always give different keys. The two reserved keys (-1, -2)
@@ -46,10 +48,10 @@ public final class KeySpace {
   /** The key of index i, 0 <= i < size. */
   public int key(long i) {
     int k = raw(i);
-    if (k == -1) {
+    if (k == HashTable.EMPTY_KEY) {
       return spareForEmpty;
     }
-    if (k == -2) {
+    if (k == HashTable.TOMBSTONE_KEY) {
       return spareForTombstone;
     }
     return k;
@@ -62,8 +64,9 @@ public final class KeySpace {
     }
   }
 
-  static boolean isReserved(int key) {
-    return key == -1 || key == -2;
+  /** The library's reserved keys (empty and tombstone slots), never a key of a table. */
+  public static boolean isReserved(int key) {
+    return key == HashTable.EMPTY_KEY || key == HashTable.TOMBSTONE_KEY;
   }
 
   /** The bijection before reserved keys are replaced. */

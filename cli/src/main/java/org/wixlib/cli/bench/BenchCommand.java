@@ -79,6 +79,9 @@ public final class BenchCommand implements Callable<Integer> {
 
   long keys;
 
+  /** The most keys (or ops) of one call: Java arrays hold them. */
+  static final long MAX_KEYS = 1L << 30;
+
   @Option(names = "--load-factor", paramLabel = "F", defaultValue = "0.8",
       description = "Max load factor of the tables, created with capacity = --keys at this factor. Kinds that"
           + " round their slot count up (e.g. to a power of two) end below it: the note column shows the"
@@ -181,24 +184,35 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   void validate() {
-    if (keys < 1 || keys > (1L << 30)) {
-      throw new ParameterException(spec.commandLine(), "--keys must be in [1, 2^30], got " + keys);
-    }
+    requireIn("--keys", keys, 1, MAX_KEYS);
     table.check("--load-factor", b -> b.maxLoadFactor(loadFactor));
-    if (reps < 1) {
-      throw new ParameterException(spec.commandLine(), "--reps must be >= 1, got " + reps);
-    }
-    if (warmup < 0) {
-      throw new ParameterException(spec.commandLine(), "--warmup must be >= 0, got " + warmup);
-    }
-    if (keyRange != null && (keyRange < 1 || keyRange > (1L << 31))) {
-      throw new ParameterException(spec.commandLine(), "--key-range must be in [1, 2^31], got " + keyRange);
+    requireReps(reps);
+    if (keyRange != null) {
+      requireIn("--key-range", keyRange, 1, 1L << 31);
     }
     if (keyBits == 64 && !mixes.isEmpty()) {
       throw new ParameterException(spec.commandLine(), "--key-bits 64 times the bulk ops only; drop --mix");
     }
     if (keyRange != null && mixes.isEmpty()) {
       throw new ParameterException(spec.commandLine(), "--key-range applies to --mix workloads; give --mix too");
+    }
+  }
+
+  /** A usage error unless min <= value <= max. */
+  void requireIn(String option, long value, long min, long max) {
+    if (value < min || value > max) {
+      throw new ParameterException(spec.commandLine(), option + " must be in [" + Texts.count(min) + ", "
+          + Texts.count(max) + "], got " + value);
+    }
+  }
+
+  /** --reps at least 1, --warmup at least 0. */
+  void requireReps(int reps) {
+    if (reps < 1) {
+      throw new ParameterException(spec.commandLine(), "--reps must be >= 1, got " + reps);
+    }
+    if (warmup < 0) {
+      throw new ParameterException(spec.commandLine(), "--warmup must be >= 0, got " + warmup);
     }
   }
 

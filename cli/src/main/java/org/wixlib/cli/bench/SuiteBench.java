@@ -64,35 +64,24 @@ final class SuiteBench {
       throw usage(e.getMessage());
     }
     int reps = cmd.repsOption != null ? cmd.repsOption : 3;
-    if (reps < 1) {
-      throw usage("--reps must be >= 1, got " + reps);
-    }
-    if (cmd.warmup < 0) {
-      throw usage("--warmup must be >= 0, got " + cmd.warmup);
-    }
+    cmd.requireReps(reps);
     if (cmd.keyRange != null) {
       throw usage("--key-range is for the plain benchmark; with --suite give --key-ranges");
     }
     Long keys = cmd.keysOption;
-    if (keys != null && (keys < 1 || keys > (1L << 30))) {
-      throw usage("--keys must be in [1, 2^30], got " + keys);
+    if (keys != null) {
+      cmd.requireIn("--keys", keys, 1, BenchCommand.MAX_KEYS);
     }
-    if (o.maxCpuKeys < 1 || o.maxCpuKeys > (1L << 30)) {
-      throw usage("--max-cpu-keys must be in [1, 2^30], got " + o.maxCpuKeys);
-    }
+    cmd.requireIn("--max-cpu-keys", o.maxCpuKeys, 1, BenchCommand.MAX_KEYS);
     List<Long> mixedOps = o.mixedOps.isEmpty() ? List.of(100_000L, keys != null ? keys : 1L << 24) : o.mixedOps;
     List<Long> ranges = o.keyRanges.isEmpty() ? List.of(100L, 1000L, 10_000L, 100_000L) : o.keyRanges;
     List<Double> lfs = o.loadFactors.isEmpty() ? List.of(0.5, 0.6, 0.7, 0.8, 0.9, 0.95) : o.loadFactors;
     List<Mix> mixes = cmd.mixes.isEmpty() ? List.of(new Mix(20, 20, 60), new Mix(40, 40, 20)) : cmd.mixes;
     for (long n : mixedOps) {
-      if (n < 1 || n > (1L << 30)) {
-        throw usage("--mixed-ops must be in [1, 2^30], got " + n);
-      }
+      cmd.requireIn("--mixed-ops", n, 1, BenchCommand.MAX_KEYS);
     }
     for (long r : ranges) {
-      if (r < 2 || r > (1L << 31)) {
-        throw usage("--key-ranges must be in [2, 2^31], got " + r);
-      }
+      cmd.requireIn("--key-ranges", r, 2, 1L << 31);
     }
     for (double f : lfs) {
       cmd.table.check("--load-factors", b -> b.maxLoadFactor(f));

@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
-import org.wixlib.HashTable;
+import org.wixlib.cli.KeySpace;
 
 /**
  * Reads keys (and values) from CSV/TSV text or raw little-endian int32/int64 files. A bad line (or
@@ -179,9 +179,9 @@ final class KeyFileReader {
     return v >= Integer.MIN_VALUE && v <= 0xFFFFFFFFL;
   }
 
+  /** Whether the key's low 32 bits are a reserved key. */
   static boolean reserved(long key) {
-    int k = (int) key;
-    return k == HashTable.EMPTY_KEY || k == HashTable.TOMBSTONE_KEY;
+    return KeySpace.isReserved((int) key);
   }
 
   /** A decimal (maybe negative) or 0x-hex number that fits 32 bits, or null. */
