@@ -153,7 +153,8 @@ final class SuiteBench {
     }
     if (o.out != null) {
       writeAll(o.out, r, charts, cmd.output);
-      cmd.output.progress("bench: results in " + o.out.toAbsolutePath() + " (index.html, bench.json, charts)");
+      cmd.output.progress("bench: results in " + o.out.toAbsolutePath() + " (index.html, bench.json"
+          + (Chart.drawable() ? ", charts)" : ")"));
     }
     if (!runner.failures().isEmpty()) {
       cmd.output.progress("wixlib: " + runner.failures().size() + " measurement(s) failed (rows marked FAILED): "

@@ -295,7 +295,6 @@ public final class JoinCommand implements Callable<Integer> {
     m.prehashedTableMs = kind.isGpu() ? Throughput.median(tbl) : null;
   }
 
-  /** {matches, checksum} of one probe through the int[] overloads. */
   /** The query's probe: the matching pairs (JoinPairs) or, for semi and anti joins, the rows (int[]). */
   private static Object probe(Join j, JoinQuery q, int[] probe, long[] hashes) {
     return switch (q.result) {

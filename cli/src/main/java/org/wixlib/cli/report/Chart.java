@@ -77,7 +77,6 @@ public final class Chart {
     this.subtitle = subtitle;
   }
 
-  /** The panel with this title, created with these axes on first use. */
   /**
    * Whether this runtime can draw charts (java.desktop present). Kept out of {@link ChartWriter}: loading
    * that class needs AWT, which a jlinked runtime without java.desktop lacks.
@@ -92,6 +91,7 @@ public final class Chart {
     return name.endsWith(".png") ? "png" : name.endsWith(".svg") ? "svg" : null;
   }
 
+  /** The panel with this title, created with these axes on first use. */
   public Panel panel(String title, String xLabel, String yLabel, Scale x, Scale y) {
     return panels.computeIfAbsent(title, t -> new Panel(t, xLabel, yLabel, x, y));
   }

@@ -51,6 +51,8 @@ public final class Json {
 
   /** NaN and infinities have no JSON number: written as null. */
   private static final class FiniteOrNull extends StdSerializer<Double> {
+    private static final long serialVersionUID = 1L;
+
     FiniteOrNull() {
       super(Double.class);
     }
