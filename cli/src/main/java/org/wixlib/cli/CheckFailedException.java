@@ -1,10 +1,10 @@
 package org.wixlib.cli;
 
 /** A check of results failed (verify mismatch, wrong bench result); its details are already printed. */
-final class CheckFailedException extends RuntimeException {
+public final class CheckFailedException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  CheckFailedException(String message) {
+  public CheckFailedException(String message) {
     super(message);
   }
 }

@@ -8,7 +8,7 @@ import picocli.CommandLine.TypeConversionException;
  * Counts as people write them: {@code 1000000}, {@code 1_000_000}, {@code 2^24}, {@code 16M} (decimal:
  * k = 10^3, M = 10^6, G = 10^9), {@code 16Mi} (binary: Ki = 2^10, Mi = 2^20, Gi = 2^30), {@code 1e6}.
  */
-final class CountConverter implements ITypeConverter<Long> {
+public final class CountConverter implements ITypeConverter<Long> {
   @Override
   public Long convert(String value) {
     return parse(value);

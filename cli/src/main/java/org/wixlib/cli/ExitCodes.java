@@ -5,16 +5,16 @@ import org.wixlib.NoDeviceException;
 import org.wixlib.WixlibException;
 
 /** The exit codes of wixlib and the exceptions that lead to them. */
-final class ExitCodes {
-  static final int OK = 0;
-  static final int ERROR = 1;
-  static final int USAGE = 2;
+public final class ExitCodes {
+  public static final int OK = 0;
+  public static final int ERROR = 1;
+  public static final int USAGE = 2;
   /** No usable GPU for the requested kind, or the native library is missing. */
-  static final int UNAVAILABLE = 3;
+  public static final int UNAVAILABLE = 3;
 
   private ExitCodes() {}
 
-  static int of(Throwable ex) {
+  public static int of(Throwable ex) {
     if (ex instanceof NoDeviceException || ex instanceof NativeLibraryException
         || ex instanceof KindUnavailableException) {
       return UNAVAILABLE;
@@ -26,7 +26,7 @@ final class ExitCodes {
   }
 
   /** One line for stderr: the message, prefixed with the native status name where there is one. */
-  static String message(Throwable ex) {
+  public static String message(Throwable ex) {
     String msg = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
     if (msg.startsWith("wixlib: ")) {
       msg = msg.substring("wixlib: ".length()); // the caller adds the prefix once

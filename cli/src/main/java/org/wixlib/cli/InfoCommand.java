@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.wixlib.TableKind;
 import org.wixlib.Wixlib;
+import org.wixlib.cli.report.Report;
+import org.wixlib.cli.report.ReportWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -46,11 +48,7 @@ final class InfoCommand implements Callable<Integer> {
     r.field("java_runtime", Runtime.version().toString() + " ("
         + System.getProperty("java.vm.vendor", "?") + ")");
     r.field("library_path", Wixlib.libraryLocation());
-    List<String> kinds = new ArrayList<>();
-    for (TableKind k : info.availableKinds()) {
-      kinds.add(Texts.kindName(k));
-    }
-    r.field("kinds_available", kinds);
+    r.field("kinds_available", Texts.kindNames(info.availableKinds()));
     List<String> missing = new ArrayList<>();
     for (TableKind k : TableKind.values()) {
       if (!info.availableKinds().contains(k)) {

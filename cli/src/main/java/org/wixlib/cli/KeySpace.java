@@ -1,12 +1,14 @@
 package org.wixlib.cli;
 
+import org.wixlib.HashTable;
+
 /**
  * Distinct pseudo-random 32-bit keys by index, without storing them: key(i) is a seeded bijection of
  * the 32-bit index, so different indices always give different keys. The two reserved keys (-1, -2)
  * are never produced: an index that would map to one takes the key of a spare index at or above the
  * space's size instead (those are never handed out directly, so keys stay distinct).
  */
-final class KeySpace {
+public final class KeySpace {
   private final long size;
   /** Seed-derived offsets of the bijection (package-private for tests). */
   final int s1;
@@ -18,7 +20,7 @@ final class KeySpace {
   static final long MAX_SIZE = (1L << 32) - 8;
 
   /** A space of {@code size} distinct keys (at most {@link #MAX_SIZE}). */
-  KeySpace(long seed, long size) {
+  public KeySpace(long seed, long size) {
     if (size < 0 || size > MAX_SIZE) {
       throw new IllegalArgumentException("key space size must be in [0, 2^32 - 8], got " + size);
     }
@@ -44,26 +46,27 @@ final class KeySpace {
   }
 
   /** The key of index i, 0 <= i < size. */
-  int key(long i) {
+  public int key(long i) {
     int k = raw(i);
-    if (k == -1) {
+    if (k == HashTable.EMPTY_KEY) {
       return spareForEmpty;
     }
-    if (k == -2) {
+    if (k == HashTable.TOMBSTONE_KEY) {
       return spareForTombstone;
     }
     return k;
   }
 
   /** Fills out[j] = key(from + j). */
-  void fill(int[] out, long from) {
+  public void fill(int[] out, long from) {
     for (int j = 0; j < out.length; j++) {
       out[j] = key(from + j);
     }
   }
 
-  static boolean isReserved(int key) {
-    return key == -1 || key == -2;
+  /** The library's reserved keys (empty and tombstone slots), never a key of a table. */
+  public static boolean isReserved(int key) {
+    return key == HashTable.EMPTY_KEY || key == HashTable.TOMBSTONE_KEY;
   }
 
   /** The bijection before reserved keys are replaced. */
@@ -72,7 +75,7 @@ final class KeySpace {
   }
 
   /** A bijection of 32-bit ints (xorshift-multiply; each step is invertible). */
-  static int mix(int x) {
+  public static int mix(int x) {
     x ^= x >>> 16;
     x *= 0x7feb352d;
     x ^= x >>> 15;

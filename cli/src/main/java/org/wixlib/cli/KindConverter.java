@@ -6,7 +6,7 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /** "cpu" / "glht" / "hive" (any case) to a {@link TableKind}; anything else is a usage error. */
-final class KindConverter implements ITypeConverter<TableKind> {
+public final class KindConverter implements ITypeConverter<TableKind> {
   @Override
   public TableKind convert(String value) {
     String v = value.trim().toUpperCase(Locale.ROOT);

@@ -1,10 +1,10 @@
 package org.wixlib.cli;
 
 /** A requested table kind cannot run here (no CUDA build, no device); exit code 3. */
-final class KindUnavailableException extends RuntimeException {
+public final class KindUnavailableException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  KindUnavailableException(String message) {
+  public KindUnavailableException(String message) {
     super(message);
   }
 }

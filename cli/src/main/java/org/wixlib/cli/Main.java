@@ -3,12 +3,17 @@ package org.wixlib.cli;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
+import org.wixlib.cli.bench.BenchCommand;
+import org.wixlib.cli.join.JoinCommand;
+import org.wixlib.cli.shell.RunCommand;
+import org.wixlib.cli.shell.ShellCommand;
+import org.wixlib.cli.verify.VerifyCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** The {@code wixlib} command: entry point, sub-commands and the exit-code policy. */
 @Command(

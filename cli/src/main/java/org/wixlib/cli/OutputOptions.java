@@ -1,12 +1,13 @@
 package org.wixlib.cli;
 
 import java.io.PrintWriter;
+import org.wixlib.cli.report.Format;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** Mixin: --format and --verbose, with the command's stdout (data) and stderr (progress, logs). */
-final class OutputOptions implements Progress {
+public final class OutputOptions implements Progress {
   @Spec(Spec.Target.MIXEE)
   CommandSpec spec;
 
@@ -15,18 +16,18 @@ final class OutputOptions implements Progress {
       paramLabel = "FORMAT",
       defaultValue = "table",
       description = "Output format of the data on stdout: table, csv or json (default: ${DEFAULT-VALUE}).")
-  Format format = Format.TABLE;
+  public Format format = Format.TABLE;
 
   @Option(
       names = {"-v", "--verbose"},
       description = "More progress detail on stderr, and stack traces on errors.")
   boolean verbose;
 
-  PrintWriter out() {
+  public PrintWriter out() {
     return spec.commandLine().getOut();
   }
 
-  PrintWriter err() {
+  public PrintWriter err() {
     return spec.commandLine().getErr();
   }
 

@@ -1,7 +1,7 @@
 package org.wixlib.cli;
 
 /** Where long-running commands report progress (stderr in the CLI). */
-interface Progress {
+public interface Progress {
   /** A progress line. */
   void progress(String line);
 

@@ -7,26 +7,26 @@ import java.util.Locale;
  * n=2^20"), so it reads well both on a terminal and in a log file; the elapsed time and an estimate of
  * what is left (from the steps done so far) come with it.
  */
-final class ProgressBar {
+public final class ProgressBar {
   private static final int WIDTH = 24;
   private final Progress out;
   private final int total;
   private final long start = System.nanoTime();
   private int done;
 
-  ProgressBar(Progress out, int total) {
+  public ProgressBar(Progress out, int total) {
     this.out = out;
     this.total = Math.max(1, total);
   }
 
   /** Announces the next step. */
-  void step(String what) {
+  public void step(String what) {
     out.progress(line(done, what));
     done++;
   }
 
   /** Announces the end. */
-  void done() {
+  public void done() {
     out.progress(line(total, "done"));
   }
 
@@ -39,7 +39,7 @@ final class ProgressBar {
         finished, total, time(elapsed), left, what);
   }
 
-  static String time(double seconds) {
+  public static String time(double seconds) {
     long s = Math.round(seconds);
     return String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
   }

@@ -1,15 +1,19 @@
 package org.wixlib.cli;
 
 import java.util.List;
+import java.util.function.Consumer;
+import org.wixlib.HashTable;
+import org.wixlib.InvalidArgumentException;
 import org.wixlib.TableKind;
 import org.wixlib.Wixlib;
+import org.wixlib.cli.report.Report;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** Mixin: the CUDA device (--device) and the random seed (--seed); availability checks of kinds. */
-final class TableOptions {
+public final class TableOptions {
   @Spec(Spec.Target.MIXEE)
   CommandSpec spec;
 
@@ -18,17 +22,17 @@ final class TableOptions {
       paramLabel = "N",
       defaultValue = "0",
       description = "CUDA device ordinal for GPU kinds (default: ${DEFAULT-VALUE}).")
-  int device;
+  public int device;
 
   @Option(
       names = {"-s", "--seed"},
       paramLabel = "SEED",
       defaultValue = "1",
       description = "Seed of the random keys, values and ops; the same seed repeats a run (default: ${DEFAULT-VALUE}).")
-  long seed;
+  public long seed;
 
   /** The machine a run used, as every benchmark prints it: host CPU, the GPU (when a kind needs one), versions. */
-  void machineFields(Report r, List<TableKind> kinds) {
+  public void machineFields(Report r, List<TableKind> kinds) {
     Wixlib.Info info = Wixlib.info();
     r.field("cpu", HostInfo.cpuModel() + " (" + Runtime.getRuntime().availableProcessors() + " cores)");
     boolean gpu = kinds.stream().anyMatch(TableKind::isGpu);
@@ -46,15 +50,25 @@ final class TableOptions {
   }
 
   /** glht when a GPU is usable, else cpu. */
-  static TableKind defaultKind() {
+  public static TableKind defaultKind() {
     return Wixlib.isAvailable(TableKind.GLHT) ? TableKind.GLHT : TableKind.CPU;
   }
 
-  /** Why the kind cannot run here, or null when it can (loads the native library). */
-  String unavailableReason(TableKind kind) {
-    if (device < 0) {
-      throw new ParameterException(spec.commandLine(), "--device must be >= 0, got " + device);
+  /**
+   * Checks an option by the library's own rule, the table builder's setter (e.g. {@code b ->
+   * b.maxLoadFactor(f)}): a value the library refuses is a usage error with the library's message.
+   */
+  public void check(String option, Consumer<HashTable.Builder> setting) {
+    try {
+      setting.accept(HashTable.builder());
+    } catch (InvalidArgumentException e) {
+      throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
     }
+  }
+
+  /** Why the kind cannot run here, or null when it can (loads the native library). */
+  public String unavailableReason(TableKind kind) {
+    check("--device", b -> b.device(device));
     if (Wixlib.isAvailable(kind)) {
       if (!kind.isGpu()) {
         return null;
@@ -77,7 +91,7 @@ final class TableOptions {
   }
 
   /** Throws {@link KindUnavailableException} (exit code 3) when the kind cannot run here. */
-  void requireAvailable(TableKind kind) {
+  public void requireAvailable(TableKind kind) {
     String why = unavailableReason(kind);
     if (why != null) {
       throw new KindUnavailableException(why);

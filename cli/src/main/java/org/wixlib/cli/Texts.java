@@ -3,7 +3,7 @@ package org.wixlib.cli;
 import java.util.Locale;
 
 /** Small formatting helpers shared by the commands. */
-final class Texts {
+public final class Texts {
   private Texts() {}
 
   /** "13.0" from CUDA's 1000*major + 10*minor; "none" for 0. */
@@ -28,7 +28,7 @@ final class Texts {
   }
 
   /** A count in its shortest exact form: 2^k when a power of two above 1024, else digits. */
-  static String count(long n) {
+  public static String count(long n) {
     if (n > 1024 && Long.bitCount(n) == 1) {
       return "2^" + Long.numberOfTrailingZeros(n) + " (" + n + ")";
     }
@@ -36,12 +36,17 @@ final class Texts {
   }
 
   /** Fixed 2 decimals, root locale. */
-  static String fixed2(double d) {
+  public static String fixed2(double d) {
     return String.format(Locale.ROOT, "%.2f", d);
   }
 
   /** The lower-case name people type: cpu, glht, hive. */
-  static String kindName(org.wixlib.TableKind kind) {
+  public static String kindName(org.wixlib.TableKind kind) {
     return kind.name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The names of the kinds, in their order. */
+  public static java.util.List<String> kindNames(java.util.Collection<org.wixlib.TableKind> kinds) {
+    return kinds.stream().map(Texts::kindName).toList();
   }
 }

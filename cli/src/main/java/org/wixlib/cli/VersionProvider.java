@@ -9,7 +9,7 @@ import picocli.CommandLine.IVersionProvider;
 /** {@code --version}: the CLI, Java API and native versions, CUDA runtime and driver. */
 public final class VersionProvider implements IVersionProvider {
   /** A property of the filtered resource the build writes (wixlib-cli.properties), or null. */
-  static String buildProperty(String key) {
+  public static String buildProperty(String key) {
     try (InputStream in = VersionProvider.class.getResourceAsStream("wixlib-cli.properties")) {
       if (in != null) {
         Properties p = new Properties();

@@ -9,10 +9,10 @@ import org.wixlib.TableKind;
 import org.wixlib.Wixlib;
 
 /** Runs the CLI in-process and captures what it prints. */
-final class Cli {
-  final int code;
-  final String out;
-  final String err;
+public final class Cli {
+  public final int code;
+  public final String out;
+  public final String err;
 
   private Cli(int code, String out, String err) {
     this.code = code;
@@ -20,7 +20,7 @@ final class Cli {
     this.err = err;
   }
 
-  static Cli run(String... args) {
+  public static Cli run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = Main.run(new PrintWriter(out), new PrintWriter(err), args);
@@ -37,7 +37,7 @@ final class Cli {
   }
 
   /** Skips the test visibly when the kind cannot run here; fails instead when WIXLIB_REQUIRE_GPU=1. */
-  static void assumeKind(TableKind kind) {
+  public static void assumeKind(TableKind kind) {
     boolean ok = Wixlib.isAvailable(kind);
     if (!ok && gpuRequired()) {
       fail("WIXLIB_REQUIRE_GPU=1 but kind " + kind + " is not available");

@@ -9,6 +9,8 @@ import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.wixlib.TableKind;
+import org.wixlib.cli.bench.Mix;
+import org.wixlib.cli.bench.Throughput;
 import picocli.CommandLine.TypeConversionException;
 
 class ParsingTest {

@@ -1,0 +1,375 @@
+package org.wixlib.cli.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.wixlib.DeviceBuffer;
+import org.wixlib.GrowPolicy;
+import org.wixlib.HashTable;
+import org.wixlib.TableKind;
+import org.wixlib.cli.Progress;
+import org.wixlib.cli.Texts;
+
+/**
+ * Runs the benchmark of one table kind: bulk insert / find present / find absent / erase and the mixed
+ * batches, each rep on a fresh table sized so it does not grow. End-to-end times cover the whole Java
+ * call (int[] in, results out, every copy, the result arrays the call allocates itself); not the
+ * table's creation, nor the one-time setup of a GPU table's host staging buffers (pinned memory, made
+ * by its first call with host arrays), which an untimed call does first (see warmStaging). GPU kinds
+ * also get a kernel-only pass with device-resident inputs, timed by the library's CUDA events
+ * (stats().lastKernelMillis).
+ */
+final class BenchRunner {
+  /** One result row. */
+  record Result(String op, long n, Throughput endToEnd, Throughput kernel, String note) {}
+
+  /**
+   * What to run. capacity: the capacity tables are created with (keys they hold at loadFactor); 0 means
+   * keys, so the bulk keys fill the table to loadFactor.
+   */
+  record Params(int keys, double loadFactor, int reps, int warmup, int threads, int device, long capacity) {
+    Params(int keys, double loadFactor, int reps, int warmup, int threads, int device) {
+      this(keys, loadFactor, reps, warmup, threads, device, 0);
+    }
+
+    long tableCapacity(long n) {
+      return capacity > 0 ? capacity : n;
+    }
+  }
+
+  static final String[] BULK = {"insert", "find_present", "find_absent", "erase"};
+
+  private final TableKind kind;
+  private final Params p;
+  private final Progress log;
+  private final String name;
+
+  BenchRunner(TableKind kind, Params p, Progress log) {
+    this.kind = kind;
+    this.p = p;
+    this.log = log;
+    this.name = Texts.kindName(kind);
+  }
+
+  private HashTable newTable(long capacity) {
+    return newTable(capacity, 32);
+  }
+
+  /** A benchmark table: capacity keys at the params' load factor, growing, on the params' device or threads. */
+  private HashTable newTable(long capacity, int keyBits) {
+    HashTable.Builder b = HashTable.builder().kind(kind).keyBits(keyBits).capacity(capacity)
+        .maxLoadFactor(p.loadFactor()).growPolicy(GrowPolicy.AUTO);
+    if (kind.isGpu()) {
+      b.device(p.device());
+    } else {
+      b.threads(p.threads());
+    }
+    return b.build();
+  }
+
+  // ---- bulk ops ------------------------------------------------------------------------------
+
+  /** Insert, find present, find absent and erase of the data's keys in its key width, one row per op. */
+  List<Result> bulk(BenchData d) {
+    int n = d.n();
+    String who = d.wide() ? name + " (64-bit)" : name;
+    Throughput[] e2e = newSamples();
+    Throughput[] kernel = newSamples();
+    BenchData.Host host = d.new Host();
+    String note = "";
+    for (int rep = -p.warmup(); rep < p.reps(); rep++) {
+      Throughput[] sink = rep >= 0 ? e2e : newSamples();
+      String described = bulkRep(d, host, who, sink, rep == 0);
+      if (rep == 0) {
+        note = described;
+      }
+      log.progress(progressLine(who, "bulk", rep, sink));
+    }
+    if (kind.isGpu()) {
+      try (BenchData.OnDevice dev = d.new OnDevice(p.device())) {
+        for (int rep = -p.warmup(); rep < p.reps(); rep++) {
+          Throughput[] sink = rep >= 0 ? kernel : newSamples();
+          kernelRep(d, dev, host, who, sink, rep == 0);
+          log.progress(progressLine(who, "kernel", rep, sink));
+        }
+      }
+    }
+    List<Result> rows = new ArrayList<>();
+    for (int i = 0; i < BULK.length; i++) {
+      rows.add(new Result(BULK[i], n, e2e[i], kind.isGpu() ? kernel[i] : null, i == 0 ? note : ""));
+    }
+    return rows;
+  }
+
+  private String bulkRep(BenchData d, BenchData.Host host, String who, Throughput[] sink, boolean describe) {
+    int n = d.n();
+    try (HashTable t = newTable(p.tableCapacity(n), d.keyBits)) {
+      if (kind.isGpu()) {
+        host.warmStaging(t);
+      }
+      long t0 = System.nanoTime();
+      host.insert(t);
+      sink[0].addNanos(n, System.nanoTime() - t0);
+      Checks.size(who, t.size(), n, "insert");
+      String note = describe ? describe(t) : "";
+      log.detail(who + " after insert: " + t.stats());
+
+      t0 = System.nanoTime();
+      host.find(t, true);
+      sink[1].addNanos(n, System.nanoTime() - t0);
+      host.check(who, true, "find_present");
+
+      t0 = System.nanoTime();
+      host.find(t, false);
+      sink[2].addNanos(n, System.nanoTime() - t0);
+      host.check(who, false, "find_absent");
+
+      t0 = System.nanoTime();
+      host.erase(t);
+      sink[3].addNanos(n, System.nanoTime() - t0);
+      Checks.size(who, t.size(), 0, "erase");
+      return note;
+    }
+  }
+
+  private void kernelRep(BenchData d, BenchData.OnDevice dev, BenchData.Host host, String who, Throughput[] sink,
+      boolean check) {
+    int n = d.n();
+    try (HashTable t = newTable(p.tableCapacity(n), d.keyBits)) {
+      t.insert(dev.keys, dev.values, n, null);
+      sink[0].addMillis(n, t.stats().lastKernelMillis());
+      Checks.size(who, t.size(), n, "insert (device-resident)");
+      t.find(dev.keys, dev.out, n, BenchData.NOT_FOUND);
+      sink[1].addMillis(n, t.stats().lastKernelMillis());
+      if (check) {
+        dev.check(host, who, true, "find_present (device-resident)");
+      }
+      t.find(dev.absent, dev.out, n, BenchData.NOT_FOUND);
+      sink[2].addMillis(n, t.stats().lastKernelMillis());
+      if (check) {
+        dev.check(host, who, false, "find_absent (device-resident)");
+      }
+      t.erase(dev.keys, n, null);
+      sink[3].addMillis(n, t.stats().lastKernelMillis());
+      Checks.size(who, t.size(), 0, "erase (device-resident)");
+    }
+  }
+
+  /**
+   * A GPU table makes its host staging buffers (pinned host memory, device buffers, copy threads) on
+   * its first call with host arrays, sized for that call; they are reused by every later call and
+   * freed with the table. Like the table's creation, that one-time setup is kept out of the timed
+   * calls: a contains of {@code keys} (as many as the timed calls take; it changes nothing) makes them.
+   */
+  private void warmStaging(HashTable t, int[] keys) {
+    if (kind.isGpu()) {
+      t.contains(keys, new byte[keys.length]);
+    }
+  }
+
+  /** Slots of a table created with these params for n keys (kinds round slot counts their own way). */
+  long slots(long n) {
+    try (HashTable t = newTable(p.tableCapacity(n))) {
+      return t.stats().capacity();
+    }
+  }
+
+  // ---- growth from a small table -----------------------------------------------------------------
+
+  /**
+   * Inserts the keys in {@code chunks} calls into a table created for {@code initialCapacity} keys, so
+   * it grows (grow_insert, resizes timed), then the same calls into a table created for all of them
+   * (insert_presized): what growing costs is the difference, given in grow_insert's note as a share of
+   * its time. End-to-end: the sum of the calls; kernel-only (GPU): the sum of the calls' device times
+   * with device-resident chunks (resizes inside a call count as that call's time).
+   */
+  List<Result> growth(BenchData d, int chunks, long initialCapacity) {
+    int n = d.keys.length;
+    int[][] keyChunks = split(d.keys, chunks);
+    int[][] valueChunks = split(d.values, chunks);
+    long presized = p.tableCapacity(n);
+    Timed grow = chunkedInserts(initialCapacity, keyChunks, valueChunks, n, "grow_insert");
+    Timed pre = chunkedInserts(presized, keyChunks, valueChunks, n, "insert_presized");
+    Throughput growKernel = null;
+    Throughput preKernel = null;
+    if (kind.isGpu()) {
+      List<DeviceBuffer> buffers = new ArrayList<>();
+      try {
+        for (int c = 0; c < keyChunks.length; c++) {
+          buffers.add(DeviceBuffer.ofInts(p.device(), keyChunks[c]));
+          buffers.add(DeviceBuffer.ofInts(p.device(), valueChunks[c]));
+        }
+        growKernel = chunkedInsertsOnDevice(initialCapacity, buffers, keyChunks, n, "grow_insert");
+        preKernel = chunkedInsertsOnDevice(presized, buffers, keyChunks, n, "insert_presized");
+      } finally {
+        for (DeviceBuffer b : buffers) {
+          b.close();
+        }
+      }
+    }
+    String share = "; resizing took " + resizeShare(grow.rates(), pre.rates()) + " of the time"
+        + (kind.isGpu() ? " (kernel-only: " + resizeShare(growKernel, preKernel) + ")" : "");
+    return List.of(new Result("grow_insert", n, grow.rates(), growKernel, grow.note() + share),
+        new Result("insert_presized", n, pre.rates(), preKernel,
+            "the same " + keyChunks.length + " calls into a table made for all " + n + " keys"));
+  }
+
+  /**
+   * Share of the growing run's time that the presized run did not need: 1 - t(presized) / t(grow)
+   * = 1 - rate(grow) / rate(presized), from the medians; "-" without samples. Noise can make it
+   * negative on small inputs: shown as measured.
+   */
+  static String resizeShare(Throughput grow, Throughput presized) {
+    if (grow == null || presized == null || grow.median() == null || presized.median() == null) {
+      return "-";
+    }
+    return String.format(java.util.Locale.ROOT, "%.0f %%", 100 * (1 - grow.median() / presized.median()));
+  }
+
+  /** End-to-end rates of chunkedInserts, and how its first measured table grew. */
+  private record Timed(Throughput rates, String note) {}
+
+  /** The chunks inserted call by call into a fresh table of the given capacity, per rep; timed end to end. */
+  private Timed chunkedInserts(long capacity, int[][] keyChunks, int[][] valueChunks, int n, String op) {
+    Throughput out = new Throughput();
+    String note = "";
+    for (int rep = -p.warmup(); rep < p.reps(); rep++) {
+      Throughput sink = rep >= 0 ? out : new Throughput();
+      try (HashTable t = newTable(capacity)) {
+        warmStaging(t, keyChunks[0]);
+        long nanos = 0;
+        for (int c = 0; c < keyChunks.length; c++) {
+          long t0 = System.nanoTime();
+          t.insert(keyChunks[c], valueChunks[c]);
+          nanos += System.nanoTime() - t0;
+        }
+        sink.addNanos(n, nanos);
+        expectSize(t, n, op);
+        if (rep == 0) {
+          note = "from capacity " + capacity + " in " + keyChunks.length + " calls: grew "
+              + t.stats().resizes() + "x to " + t.stats().capacity() + " slots";
+        }
+      }
+      log.progress(name + " " + op + " " + repName(rep) + ": " + mops(sink.last()) + " M ops/s");
+    }
+    return new Timed(out, note);
+  }
+
+  /** As chunkedInserts with device-resident chunks (keys, values alternating in buffers): kernel time. */
+  private Throughput chunkedInsertsOnDevice(long capacity, List<DeviceBuffer> buffers, int[][] keyChunks, int n,
+      String op) {
+    Throughput out = new Throughput();
+    for (int rep = -p.warmup(); rep < p.reps(); rep++) {
+      Throughput sink = rep >= 0 ? out : new Throughput();
+      try (HashTable t = newTable(capacity)) {
+        double ms = 0;
+        for (int c = 0; c < keyChunks.length; c++) {
+          t.insert(buffers.get(2 * c), buffers.get(2 * c + 1), keyChunks[c].length, null);
+          ms += t.stats().lastKernelMillis();
+        }
+        sink.addMillis(n, ms);
+        expectSize(t, n, op + " (device-resident)");
+      }
+      log.progress(name + " " + op + " kernel " + repName(rep) + ": " + mops(sink.last()) + " M ops/s");
+    }
+    return out;
+  }
+
+  /** a cut into `parts` consecutive pieces of near-equal length (fewer when a is shorter). */
+  static int[][] split(int[] a, int parts) {
+    int k = Math.max(1, Math.min(parts, a.length));
+    int[][] out = new int[k][];
+    for (int i = 0; i < k; i++) {
+      int from = (int) ((long) a.length * i / k);
+      int to = (int) ((long) a.length * (i + 1) / k);
+      out[i] = java.util.Arrays.copyOfRange(a, from, to);
+    }
+    return out;
+  }
+
+  private static String describe(HashTable t) {
+    var s = t.stats();
+    String note = "load " + Texts.fixed2(t.loadFactor()) + " of " + s.capacity() + " slots";
+    return s.resizes() > 0 ? note + ", grew " + s.resizes() + "x" : note;
+  }
+
+  // ---- mixed batches -------------------------------------------------------------------------
+
+  Result mixed(BenchData.Mixed m) {
+    int n = m.ops.length;
+    Throughput e2e = new Throughput();
+    Throughput kernel = kind.isGpu() ? new Throughput() : null;
+    byte[] outcomes = new byte[n];
+    String op = "mixed_" + m.mix;
+    for (int rep = -p.warmup(); rep < p.reps(); rep++) {
+      Throughput sink = rep >= 0 ? e2e : new Throughput();
+      try (HashTable t = newTable(m.maxKeys)) {
+        t.insert(m.prefill, null);
+        warmStaging(t, m.keys);
+        int[] values = m.values.clone();
+        long t0 = System.nanoTime();
+        t.batch(m.ops, m.keys, values, outcomes);
+        sink.addNanos(n, System.nanoTime() - t0);
+        expectOutcomes(m.ops, m.keys, outcomes, op);
+      }
+      log.progress(name + " " + op + " " + repName(rep) + ": " + mops(sink.last()) + " M ops/s");
+    }
+    if (kind.isGpu()) {
+      try (DeviceBuffer dOps = DeviceBuffer.ofBytes(p.device(), m.ops);
+          DeviceBuffer dKeys = DeviceBuffer.ofInts(p.device(), m.keys);
+          DeviceBuffer dValues = DeviceBuffer.allocate(p.device(), 4L * n);
+          DeviceBuffer dOutcomes = DeviceBuffer.allocate(p.device(), n)) {
+        for (int rep = -p.warmup(); rep < p.reps(); rep++) {
+          Throughput sink = rep >= 0 ? kernel : new Throughput();
+          try (HashTable t = newTable(m.maxKeys)) {
+            t.insert(m.prefill, null);
+            dValues.copyFrom(m.values);
+            t.batch(dOps, dKeys, dValues, n, dOutcomes);
+            sink.addMillis(n, t.stats().lastKernelMillis());
+            if (rep == 0) {
+              dOutcomes.copyTo(outcomes);
+              expectOutcomes(m.ops, m.keys, outcomes, op + " (device-resident)");
+            }
+          }
+          log.progress(name + " " + op + " kernel " + repName(rep) + ": " + mops(sink.last()) + " M ops/s");
+        }
+      }
+    }
+    return new Result(op, n, e2e, kernel, "key range " + m.keyRange + ", half present at start");
+  }
+
+  // ---- checks (never timed) ------------------------------------------------------------------
+
+  private void expectSize(HashTable t, long expected, String op) {
+    Checks.size(name, t.size(), expected, op);
+  }
+
+  private void expectOutcomes(byte[] ops, int[] keys, byte[] outcomes, String op) {
+    Checks.outcomes(name, ops, keys, outcomes, op);
+  }
+
+  // ---- progress ------------------------------------------------------------------------------
+
+  static Throughput[] newSamples() {
+    Throughput[] t = new Throughput[BULK.length];
+    for (int i = 0; i < t.length; i++) {
+      t[i] = new Throughput();
+    }
+    return t;
+  }
+
+  String repName(int rep) {
+    return rep < 0 ? "warmup " + (rep + p.warmup() + 1) + "/" + p.warmup() : "rep " + (rep + 1) + "/" + p.reps();
+  }
+
+  private String progressLine(String who, String what, int rep, Throughput[] s) {
+    StringBuilder sb = new StringBuilder(who + " " + what + " " + repName(rep) + ":");
+    for (int i = 0; i < BULK.length; i++) {
+      sb.append(' ').append(BULK[i]).append(' ').append(mops(s[i].last()));
+    }
+    return sb.append(" M ops/s").toString();
+  }
+
+  static String mops(Double v) {
+    return v == null ? "-" : Texts.fixed2(v);
+  }
+}

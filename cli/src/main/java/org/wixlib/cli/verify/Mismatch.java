@@ -1,0 +1,64 @@
+package org.wixlib.cli.verify;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.wixlib.Op;
+import org.wixlib.Outcome;
+
+/** The first offending key of a verify run: what was expected, and the key's ops with their outcomes. */
+final class Mismatch {
+  private final String phase;
+  private final long batch;
+  private final int key;
+  private final String problem;
+  private final List<String> lines = new ArrayList<>();
+
+  Mismatch(String phase, long batch, int key, String problem) {
+    this.phase = phase;
+    this.batch = batch;
+    this.key = key;
+    this.problem = problem;
+  }
+
+  /** Adds "element i: OP value v -> OUTCOME value w". */
+  Mismatch op(int element, byte op, int valueIn, byte outcome, int valueOut) {
+    StringBuilder sb = new StringBuilder("  element " + element + ": " + Op.name(op));
+    if (op == Op.INSERT || op == Op.INSERT_OR_ASSIGN) {
+      sb.append(" value ").append(valueIn);
+    }
+    sb.append(" -> ").append(Outcome.name(outcome));
+    if (op == Op.FIND) {
+      sb.append(" value ").append(valueOut);
+    }
+    lines.add(sb.toString());
+    return this;
+  }
+
+  Mismatch line(String text) {
+    lines.add("  " + text);
+    return this;
+  }
+
+  int key() {
+    return key;
+  }
+
+  String problem() {
+    return problem;
+  }
+
+  List<String> describe() {
+    List<String> out = new ArrayList<>();
+    out.add("MISMATCH in " + phase + " batch " + batch + ", key " + key + " (0x" + Integer.toHexString(key)
+        + "): " + problem);
+    int shown = 0;
+    for (String l : lines) {
+      if (shown++ == 64) {
+        out.add("  ... " + (lines.size() - 64) + " more");
+        break;
+      }
+      out.add(l);
+    }
+    return out;
+  }
+}
