@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "suite/env.hpp"
 #include "wixlib.h"
 
 #define CHECK(cond)                                                                  \
@@ -40,29 +41,25 @@
 
 namespace wxtest {
 
-// Sets a table setting read from the environment (WIXLIB_GLHT_*) for the tables made while it lives
-// (tables read their settings when they are made).
-struct EnvGuard {
-  const char* name;
-  EnvGuard(const char* n, const std::string& v) : name(n) { setenv(name, v.c_str(), 1); }
-  ~EnvGuard() { unsetenv(name); }
-};
-
 constexpr int kSkip = 77;
+
+// A GPU test found no device: exits 77 (CTest "skipped"), or 1 under WIXLIB_REQUIRE_GPU=1.
+[[noreturn]] inline void skip_without_gpu(const std::string& why) {
+  if (wxsuite::require_gpu()) {
+    std::fprintf(stderr, "FAIL: WIXLIB_REQUIRE_GPU=1 but %s\n", why.c_str());
+    std::exit(1);
+  }
+  std::fprintf(stderr, "SKIP: %s\n", why.c_str());
+  std::exit(kSkip);
+}
 
 // GPU tests call this first: exits 77 (skipped) when no device, or fails under WIXLIB_REQUIRE_GPU=1.
 inline void require_gpu_or_skip(int32_t kind) {
   int32_t avail = 0;
   wx_kind_available(kind, &avail);
   if (avail) return;
-  const char* req = std::getenv("WIXLIB_REQUIRE_GPU");
-  if (req && std::string(req) == "1") {
-    std::fprintf(stderr, "FAIL: WIXLIB_REQUIRE_GPU=1 but kind %d is not available: %s\n", kind,
-                 wx_last_error());
-    std::exit(1);
-  }
-  std::fprintf(stderr, "SKIP: kind %d not available here (no CUDA build or no device)\n", kind);
-  std::exit(kSkip);
+  skip_without_gpu("kind " + std::to_string(kind) + " is not available here (no CUDA build or no device): " +
+                   wx_last_error());
 }
 
 }  // namespace wxtest

@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <map>
 
-#include "gpu_hive_wide_util.cuh"
+#include "gpu_hive_util.cuh"
 
 using namespace hivetest;
 

@@ -6,7 +6,7 @@
 // validate() (every structural invariant) runs after each step. WIXLIB_SMALL=1: small sizes.
 #include <algorithm>
 
-#include "gpu_hive_wide_util.cuh"
+#include "gpu_hive_util.cuh"
 
 using namespace hivetest;
 

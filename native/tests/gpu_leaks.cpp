@@ -27,10 +27,7 @@ constexpr int64_t kDeviceTolerance = 2 << 20;  // cudaMemGetInfo moves in 2 MiB 
 constexpr int64_t kRssTolerance = 32 << 20;    // host side: CUDA runtime caches, pinned counters
 constexpr uint64_t kHeadroom = uint64_t(256) << 20;
 
-bool small() {
-  const char* v = std::getenv("WIXLIB_SMALL");
-  return v && std::string(v) == "1";
-}
+bool small() { return wxsuite::small_run(); }
 
 const char* kind_name(int32_t kind) { return kind == WX_KIND_GLHT ? "GLHT" : "Hive"; }
 
@@ -224,11 +221,8 @@ int main() {
   wxtest::require_gpu_or_skip(WX_KIND_HIVE);
   // WIXLIB_SMALL=1 is the compute-sanitizer run: fewer cycles, and no out-of-memory test (the tools
   // report the intended failed cudaMalloc as an API error).
-  int cycles = small() ? 200 : 100000;
+  const int cycles = static_cast<int>(wxsuite::leak_cycles(small() ? 200 : 100000));
   const int grow_cycles = small() ? 20 : 1000;
-  if (const char* c = std::getenv("WIXLIB_LEAK_CYCLES")) {
-    if (*c) cycles = std::atoi(c);
-  }
   for (int32_t kind : {WX_KIND_GLHT, WX_KIND_HIVE}) {
     create_destroy(kind, cycles);
     grow_shrink(kind, grow_cycles);

@@ -112,8 +112,7 @@ int main() {
   std::printf("ASan build: LeakSanitizer checks for leaks at exit (RSS is not compared)\n");
 #endif
   // WIXLIB_SMALL=1 (sanitizer runs, where LeakSanitizer needs no repetitions to see a leak): 10x fewer.
-  const char* small = std::getenv("WIXLIB_SMALL");
-  const int scale = small && small[0] == '1' ? 10 : 1;
+  const int scale = wxsuite::small_run() ? 10 : 1;
   create_destroy(100000 / scale, 1);
   create_destroy(1000 / scale, 2);  // with a worker thread per table
   grow_shrink(1000 / scale);

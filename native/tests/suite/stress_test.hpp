@@ -192,9 +192,7 @@ inline StressParams stress_params_for(int32_t kind, const Env& env, uint64_t def
   } else {
     p.ops = default_ops; p.batch = 1 << 22; p.range = 1 << 22;
   }
-  if (const char* o = std::getenv("WIXLIB_STRESS_OPS")) {
-    if (*o) p.ops = std::strtoull(o, nullptr, 0);
-  }
+  p.ops = stress_ops(p.ops);
   return p;
 }
 
