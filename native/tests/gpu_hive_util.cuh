@@ -73,7 +73,7 @@ inline std::vector<uint32_t> unique_keys(uint64_t n, uint32_t seed) {
 }
 
 // A bijection of uint64 (splitmix finalizer): distinct indices give distinct keys.
-inline uint64_t scramble(uint64_t z) {
+__host__ __device__ inline uint64_t scramble(uint64_t z) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
@@ -106,6 +106,19 @@ inline std::vector<uint64_t> unique_keys64(uint64_t n, uint32_t seed) {
   }
   return k;
 }
+
+// `n` distinct non-reserved keys of stream `seed` at width K (unique_keys / unique_keys64).
+template <class K>
+std::vector<K> keys_of(uint64_t n, uint32_t seed) {
+  if constexpr (sizeof(K) == 4) return unique_keys(n, seed);
+  else return unique_keys64(n, seed);
+}
+
+// The reserved keys of width K (EMPTY, TOMBSTONE) and the largest ordinary one.
+template <class K>
+constexpr K kEmptyKey = ~K(0);
+template <class K>
+constexpr K kTombKey = ~K(0) - 1;
 
 template <class K>
 using OracleT = std::unordered_map<K, K>;
