@@ -1,5 +1,5 @@
 // Device-memory leak and out-of-memory checks of the GPU kinds (GLHT, Hive), through the C API:
-//  1. create/destroy cycles, every 10th with insert/find (10^5 per kind, issue 6 §5; WIXLIB_SMALL=1: 200;
+//  1. create/destroy cycles, every 10th with insert/find (10^5 per kind; WIXLIB_SMALL=1: 200;
 //     WIXLIB_LEAK_CYCLES=n overrides): the device's free memory (and the process RSS, for pinned host
 //     memory) must come back to the baseline;
 //  2. grow/shrink cycles (10^3; small: 20): 2^16 inserts grow a 1024-key table, clear or erase +
