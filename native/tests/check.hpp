@@ -1,8 +1,11 @@
 // Minimal test helpers for the native tests: CHECK aborts the test with file:line and a message.
 #pragma once
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+
+#include <unistd.h>
 
 #include "suite/env.hpp"
 #include "wixlib.h"
@@ -42,6 +45,16 @@
 namespace wxtest {
 
 constexpr int kSkip = 77;
+
+// The process's resident set size in bytes (Linux /proc/self/statm).
+inline int64_t rss_bytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  CHECK(f != nullptr);
+  long long size = 0, resident = 0;
+  CHECK(std::fscanf(f, "%lld %lld", &size, &resident) == 2);
+  std::fclose(f);
+  return int64_t(resident) * sysconf(_SC_PAGESIZE);
+}
 
 // A GPU test found no device: exits 77 (CTest "skipped"), or 1 under WIXLIB_REQUIRE_GPU=1.
 [[noreturn]] inline void skip_without_gpu(const std::string& why) {

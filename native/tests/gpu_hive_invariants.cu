@@ -20,10 +20,6 @@
 
 #include "gpu_hive_util.cuh"
 
-#ifndef WX_TEST_KEY_BITS
-#define WX_TEST_KEY_BITS 32
-#endif
-
 using namespace hivetest;
 
 namespace {
@@ -886,7 +882,7 @@ void c_api_smoke() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  using K = std::conditional_t<WX_TEST_KEY_BITS == 64, uint64_t, uint32_t>;
+  using K = TestKey;
   const char* name = sizeof(K) == 8 ? "gpu_hive_invariants_64" : "gpu_hive_invariants";
   require_gpu();
   // "small" (or WIXLIB_SMALL=1, as the sanitizer runs set it): the small cases only.

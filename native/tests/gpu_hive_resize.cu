@@ -13,10 +13,6 @@
 
 #include "gpu_hive_util.cuh"
 
-#ifndef WX_TEST_KEY_BITS
-#define WX_TEST_KEY_BITS 32
-#endif
-
 using namespace hivetest;
 
 namespace {
@@ -373,7 +369,7 @@ void grow_from_small(int log) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  using K = std::conditional_t<WX_TEST_KEY_BITS == 64, uint64_t, uint32_t>;
+  using K = TestKey;
   require_gpu();
   g_small = small_run();  // sanitizer runs: small sizes, 2^16 keys in the growth test
   const int log = argc > 1 ? std::atoi(argv[1]) : g_small ? 16 : 27;

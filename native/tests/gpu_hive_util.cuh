@@ -18,6 +18,10 @@
 #include "hive/hive_table.cuh"
 #include "suite/env.hpp"
 
+#ifndef WX_TEST_KEY_BITS
+#define WX_TEST_KEY_BITS 32
+#endif
+
 namespace hivetest {
 
 using wx::hive::HiveTable;
@@ -125,6 +129,9 @@ using OracleT = std::unordered_map<K, K>;
 using Oracle = OracleT<uint64_t>;
 
 // The table of key width K (uint32_t: HiveTable, uint64_t: HiveTable64).
+// The key (and value) type of this build of a width-templated test (WX_TEST_KEY_BITS, CMakeLists.txt).
+using TestKey = std::conditional_t<WX_TEST_KEY_BITS == 64, uint64_t, uint32_t>;
+
 template <class K>
 using TableOf = std::conditional_t<sizeof(K) == 4, HiveTable, HiveTable64>;
 
@@ -159,24 +166,17 @@ struct OpsT {
     t.find(b);
     return v.get();
   }
-  std::vector<uint8_t> contains(const Dev<K>& k) {
+  std::vector<uint8_t> contains(const Dev<K>& k) { return outcomes_of(&TableOf<K>::contains, k); }
+  std::vector<uint8_t> erase(const Dev<K>& k) { return outcomes_of(&TableOf<K>::erase, k); }
+  // A keys-only call (contains, erase): its outcomes.
+  std::vector<uint8_t> outcomes_of(wx::BatchResult (TableOf<K>::*call)(const wx::Batch&), const Dev<K>& k) {
     Dev<uint8_t> o(k.n);
     wx::Batch b;
     b.keys = k.p;
     b.outcomes = o.p;
     b.n = k.n;
     b.stream = s;
-    t.contains(b);
-    return o.get();
-  }
-  std::vector<uint8_t> erase(const Dev<K>& k) {
-    Dev<uint8_t> o(k.n);
-    wx::Batch b;
-    b.keys = k.p;
-    b.outcomes = o.p;
-    b.n = k.n;
-    b.stream = s;
-    t.erase(b);
+    (t.*call)(b);
     return o.get();
   }
   // Mixed batch; values in/out in place.

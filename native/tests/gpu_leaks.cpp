@@ -37,14 +37,7 @@ int64_t device_free() {
   return int64_t(free_b);
 }
 
-int64_t rss_bytes() {
-  std::FILE* f = std::fopen("/proc/self/statm", "r");
-  CHECK(f != nullptr);
-  long long size = 0, resident = 0;
-  CHECK(std::fscanf(f, "%lld %lld", &size, &resident) == 2);
-  std::fclose(f);
-  return int64_t(resident) * sysconf(_SC_PAGESIZE);
-}
+using wxtest::rss_bytes;
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "cpu_tables.hpp"
 #include "wixlib.h"
 
 namespace {
@@ -37,16 +38,9 @@ constexpr uint32_t kHot = 101;  // keys 0..100
 
 template <class K>
 wx_table* make(uint64_t capacity, double lf, int threads) {
-  wx_config c;
-  CHECK_OK(wx_config_init(&c, WX_KIND_CPU));
-  c.key_bits = c.value_bits = int32_t(8 * sizeof(K));
-  c.capacity = capacity;
-  c.max_load_factor = lf;
-  c.threads = threads;
-  wx_table* t = nullptr;
-  CHECK_OK(wx_table_create(&c, &t));
-  return t;
+  return wxtest::make_cpu_table(capacity, lf, WX_GROW_AUTO, threads, int32_t(8 * sizeof(K)));
 }
+using wxtest::dump;
 
 template <class K>
 struct KeyState {
@@ -233,19 +227,6 @@ void finds_race_churn(int threads, uint64_t seed, int rounds) {
 // Per key: i - e == p1 - p0; FOUND / PRESENT / ASSIGNED need a present stretch, NOT_FOUND an absent
 // one; every value a find returned and the final value were written for that key (initial value,
 // an INSERTED or an ASSIGNED element of that key).
-template <class K>
-std::map<K, K> dump(wx_table* t) {
-  uint64_t n = 0, count = 0;
-  CHECK_OK(wx_size(t, &n));
-  std::vector<K> k(n + 1), v(n + 1);
-  CHECK_OK(wx_retrieve_all(t, k.data(), v.data(), n, &count, WX_MEM_HOST, nullptr));
-  CHECK(count == n);
-  std::map<K, K> m;
-  for (uint64_t i = 0; i < n; ++i)
-    CHECK_MSG(m.emplace(k[i], v[i]).second, "key %llx retrieved twice", (unsigned long long)k[i]);
-  return m;
-}
-
 template <class K>
 void hot_and_cold_keys() {
   constexpr bool kWide = sizeof(K) == 8;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "cpu_tables.hpp"
 #include "suite/linearizability.hpp"
 #include "common/table.hpp"
 #include "cpu/cpu_table.hpp"
@@ -25,44 +26,10 @@ using Keys = std::vector<uint32_t>;
 using Bytes = std::vector<uint8_t>;
 
 wx_table* make(uint64_t capacity, double lf, int32_t grow, int32_t threads = 4, int32_t key_bits = 32) {
-  wx_config c;
-  CHECK_OK(wx_config_init(&c, WX_KIND_CPU));
-  c.key_bits = c.value_bits = key_bits;
-  c.capacity = capacity;
-  c.max_load_factor = lf;
-  c.grow = grow;
-  c.threads = threads;
-  wx_table* t = nullptr;
-  CHECK_OK(wx_table_create(&c, &t));
-  return t;
+  return wxtest::make_cpu_table(capacity, lf, grow, threads, key_bits);
 }
-
-uint64_t size_of(wx_table* t) {
-  uint64_t s = 0;
-  CHECK_OK(wx_size(t, &s));
-  return s;
-}
-
-std::map<uint32_t, uint32_t> dump(wx_table* t) {
-  uint64_t n = size_of(t), count = 0;
-  Keys k(n + 1), v(n + 1);
-  CHECK_OK(wx_retrieve_all(t, k.data(), v.data(), n, &count, WX_MEM_HOST, nullptr));
-  CHECK(count == n);
-  std::map<uint32_t, uint32_t> m;
-  for (uint64_t i = 0; i < n; ++i) CHECK_MSG(m.emplace(k[i], v[i]).second, "key %u retrieved twice", k[i]);
-  return m;
-}
-
-std::map<uint64_t, uint64_t> dump64(wx_table* t) {
-  uint64_t n = size_of(t), count = 0;
-  std::vector<uint64_t> k(n + 1), v(n + 1);
-  CHECK_OK(wx_retrieve_all(t, k.data(), v.data(), n, &count, WX_MEM_HOST, nullptr));
-  CHECK(count == n);
-  std::map<uint64_t, uint64_t> m;
-  for (uint64_t i = 0; i < n; ++i)
-    CHECK_MSG(m.emplace(k[i], v[i]).second, "key %llx retrieved twice", (unsigned long long)k[i]);
-  return m;
-}
+using wxtest::size_of;
+std::map<uint32_t, uint32_t> dump(wx_table* t) { return wxtest::dump<uint32_t>(t); }
 
 // Home of a key in a CPU table of `buckets` homes (same mixer as the table).
 // The table's home rule (multiply-high reduction of the hash).
@@ -482,7 +449,7 @@ void reserved_keys_64() {
   CHECK(found == (Bytes{0, 1, 0, 1, 1, 1}));
   CHECK_STATUS(wx_erase(t, keys.data(), keys.size(), out.data(), WX_MEM_HOST, nullptr), WX_ERR_INVALID_KEY);
   CHECK(out[0] == WX_OUT_INVALID_KEY && out[1] == WX_OUT_ERASED && out[5] == WX_OUT_ERASED);
-  CHECK(dump64(t).empty());
+  CHECK(wxtest::dump<uint64_t>(t).empty());
   CHECK_OK(wx_table_destroy(t));
 }
 

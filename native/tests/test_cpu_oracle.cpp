@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "cpu_tables.hpp"
 #include "wixlib.h"
 
 namespace {
@@ -33,40 +34,13 @@ constexpr K kEmpty = sizeof(K) == 4 ? K(WX_KEY32_EMPTY) : K(WX_KEY64_EMPTY);
 
 template <class K>
 wx_table* make(uint64_t capacity, double lf, int threads) {
-  wx_config c;
-  CHECK_OK(wx_config_init(&c, WX_KIND_CPU));
-  c.key_bits = c.value_bits = int32_t(8 * sizeof(K));
-  c.capacity = capacity;
-  c.max_load_factor = lf;
-  c.threads = threads;
-  wx_table* t = nullptr;
-  CHECK_OK(wx_table_create(&c, &t));
-  return t;
+  return wxtest::make_cpu_table(capacity, lf, WX_GROW_AUTO, threads, int32_t(8 * sizeof(K)));
 }
-
-template <class K>
-std::map<K, K> dump(wx_table* t) {
-  uint64_t n = 0, count = 0;
-  CHECK_OK(wx_size(t, &n));
-  std::vector<K> k(n + 1), v(n + 1);
-  CHECK_OK(wx_retrieve_all(t, k.data(), v.data(), n, &count, WX_MEM_HOST, nullptr));
-  CHECK(count == n);
-  std::map<K, K> m;
-  for (uint64_t i = 0; i < n; ++i)
-    CHECK_MSG(m.emplace(k[i], v[i]).second, "key %llx retrieved twice", (unsigned long long)k[i]);
-  return m;
-}
+using wxtest::dump;
 
 template <class K>
 void run(int threads, uint64_t seed, uint64_t total_ops, uint32_t key_range) {
-  wx_config c;
-  CHECK_OK(wx_config_init(&c, WX_KIND_CPU));
-  c.key_bits = c.value_bits = int32_t(8 * sizeof(K));
-  c.capacity = 16;
-  c.max_load_factor = 0.85;
-  c.threads = threads;
-  wx_table* t = nullptr;
-  CHECK_OK(wx_table_create(&c, &t));
+  wx_table* t = make<K>(16, 0.85, threads);
   Oracle<K> o;
   std::mt19937_64 rng(seed);
   std::vector<K> keys, vals;

@@ -26,14 +26,7 @@ namespace {
 // is 6 MiB. Steady-state allocator noise stays far below this.
 constexpr int64_t kToleranceBytes = 4 << 20;
 
-int64_t rss_bytes() {
-  std::FILE* f = std::fopen("/proc/self/statm", "r");
-  CHECK(f != nullptr);
-  long long size = 0, resident = 0;
-  CHECK(std::fscanf(f, "%lld %lld", &size, &resident) == 2);
-  std::fclose(f);
-  return int64_t(resident) * sysconf(_SC_PAGESIZE);
-}
+using wxtest::rss_bytes;
 
 wx_table* make_table(uint64_t capacity, int32_t threads) {
   wx_config c;
