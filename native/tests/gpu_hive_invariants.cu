@@ -194,9 +194,10 @@ void same_key_batch() {
 
 // An insert batch into a full table (GROW_NEVER, 85 % of the slots filled), with each new key four
 // times and every present key once, shuffled: in most warps some elements claim in b0 while others
-// (b0 full, the overflow bit set, a lost claim) run from the per-warp queue of p1_insert_kernel, with
-// copies of one key on both sides. Exactly one copy of a key is INSERTED (the others PRESENT) or all
-// are FULL; present keys keep their values; the table holds exactly that.
+// (b0 full, the overflow bit set, a lost claim) run from the per-warp queue of p1_insert_kernel (32-bit
+// tables; the tile path at 64 bits), with copies of one key on both sides. Exactly one copy of a key
+// is INSERTED (the others PRESENT) or all are FULL; present keys keep their values; the table holds
+// exactly that.
 template <class K>
 void queued_inserts() {
   Stream st;
@@ -266,8 +267,8 @@ void queued_inserts() {
 // A tidy table (ViewT::tidy): inserts take a miss in a b0 that shows an EMPTY slot as final without
 // the overflow bit (p1_insert_kernel); an erase to EMPTY must end that. 8 keys fill bucket B, 4 more
 // with b0 = B go to their b1; erasing one of the 8 (the stash is empty, so the erase writes EMPTY)
-// frees a slot in B. Inserting the 4 again must answer
-// PRESENT (not put a second copy in B), and finds, contains and a mixed batch must see them.
+// frees a slot in B. Inserting the 4 again must answer PRESENT (not put a second copy in B), and
+// finds, contains and a mixed batch must see them.
 template <class K>
 void tidy_flag() {
   Stream st;
@@ -813,8 +814,9 @@ void key_domain() {
   std::printf("key domain ok\n");
 }
 
-// 64-bit tables through the C API (host arrays go through the staging copies, which must use 8-byte widths;
-// device arrays go straight to the table): insert, find, batch, retrieve_all, both memory kinds.
+// 64-bit tables through the C API (host arrays go through the staging copies, which must use 8-byte
+// widths; device arrays go straight to the table): insert, find, batch, retrieve_all, both memory
+// kinds.
 void c_api_smoke() {
   wx_config c;
   CHECK_OK(wx_config_init(&c, WX_KIND_HIVE));
