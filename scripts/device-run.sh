@@ -34,7 +34,7 @@ has() { [[ " $STAGES " == *" $1 "* ]]; }
 picked() { [ -z "${GPU_TESTS:-}" ] || [[ " $GPU_TESTS " == *" $(basename "$1") "* ]]; }
 # GPU tests run under compute-sanitizer: SANITIZE_TESTS="gpu_a" (default: those GPU_TESTS picks, less
 # the stress tests: they run the kernels the API tests run, and take ~80 s each under racecheck even
-# with WIXLIB_SMALL, which once ran a whole device call out of time).
+# with WIXLIB_SMALL).
 sanitized() {
   if [ -n "${SANITIZE_TESTS:-}" ]; then [[ " $SANITIZE_TESTS " == *" $(basename "$1") "* ]]
   else picked "$1" && [[ $(basename "$1") != gpu_stress_* ]]; fi
@@ -68,7 +68,7 @@ if has native; then
     s0=$SECONDS
     if WIXLIB_BIG=${WIXLIB_BIG:-1} WIXLIB_REQUIRE_GPU=1 timeout "${GPU_TEST_TIMEOUT:-300}" "$t" >"$OUT/$(basename "$t").log" 2>&1; then result "$(basename "$t") ($((SECONDS - s0)) s)" ok
     else result "$(basename "$t") ($((SECONDS - s0)) s)" FAILED; tail -8 "$OUT/$(basename "$t").log"; fi
-    # The figures the closing notes quote: ops checked by the stress tests, leak and OOM figures,
+    # Figures worth a line in the summary: ops checked by the stress tests, leak and OOM figures,
     # the 2^28 batch and the Hive growth.
     grep -E "^  ok: [0-9]+ ops in|create/destroy:|grow/shrink:|out-of-memory:|^\[big\]|grow 2\^10|shrunk back|halfway down" \
       "$OUT/$(basename "$t").log" | sed 's/^/      /' | tee -a "$FINAL/summary.txt"
@@ -145,7 +145,7 @@ if has bench; then
     tail -30 "$OUT/bench-suite.txt"
     cp "$OUT"/bench-suite/*.svg "$FINAL"/ 2>/dev/null  # the charts come back outside the tarball too
   fi
-  if [ "${ATOMIC_PROBE:-1}" = 1 ] && [ -x "$build/native/bench/atomic_probe" ]; then  # the card's load/CAS rates: what bounds the write kernels
+  if [ "${ATOMIC_PROBE:-1}" = 1 ] && [ -x "$build/native/bench/atomic_probe" ]; then  # the GPU's load/CAS rates: what bounds the write kernels
     "$build/native/bench/atomic_probe" 2>&1 | tee "$OUT/atomic_probe.txt" | tee -a "$FINAL/summary.txt"
   fi
   if [ -x "$build/native/bench/wixbench" ]; then

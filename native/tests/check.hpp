@@ -1,9 +1,13 @@
 // Minimal test helpers for the native tests: CHECK aborts the test with file:line and a message.
 #pragma once
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include <unistd.h>
+
+#include "suite/env.hpp"
 #include "wixlib.h"
 
 #define CHECK(cond)                                                                  \
@@ -40,29 +44,35 @@
 
 namespace wxtest {
 
-// Sets a table setting read from the environment (WIXLIB_GLHT_*) for the tables made while it lives
-// (tables read their settings when they are made).
-struct EnvGuard {
-  const char* name;
-  EnvGuard(const char* n, const std::string& v) : name(n) { setenv(name, v.c_str(), 1); }
-  ~EnvGuard() { unsetenv(name); }
-};
-
 constexpr int kSkip = 77;
+
+// The process's resident set size in bytes (Linux /proc/self/statm).
+inline int64_t rss_bytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  CHECK(f != nullptr);
+  long long size = 0, resident = 0;
+  CHECK(std::fscanf(f, "%lld %lld", &size, &resident) == 2);
+  std::fclose(f);
+  return int64_t(resident) * sysconf(_SC_PAGESIZE);
+}
+
+// A GPU test found no device: exits 77 (CTest "skipped"), or 1 under WIXLIB_REQUIRE_GPU=1.
+[[noreturn]] inline void skip_without_gpu(const std::string& why) {
+  if (wxsuite::require_gpu()) {
+    std::fprintf(stderr, "FAIL: WIXLIB_REQUIRE_GPU=1 but %s\n", why.c_str());
+    std::exit(1);
+  }
+  std::fprintf(stderr, "SKIP: %s\n", why.c_str());
+  std::exit(kSkip);
+}
 
 // GPU tests call this first: exits 77 (skipped) when no device, or fails under WIXLIB_REQUIRE_GPU=1.
 inline void require_gpu_or_skip(int32_t kind) {
   int32_t avail = 0;
   wx_kind_available(kind, &avail);
   if (avail) return;
-  const char* req = std::getenv("WIXLIB_REQUIRE_GPU");
-  if (req && std::string(req) == "1") {
-    std::fprintf(stderr, "FAIL: WIXLIB_REQUIRE_GPU=1 but kind %d is not available: %s\n", kind,
-                 wx_last_error());
-    std::exit(1);
-  }
-  std::fprintf(stderr, "SKIP: kind %d not available here (no CUDA build or no device)\n", kind);
-  std::exit(kSkip);
+  skip_without_gpu("kind " + std::to_string(kind) + " is not available here (no CUDA build or no device): " +
+                   wx_last_error());
 }
 
 }  // namespace wxtest

@@ -1,10 +1,19 @@
-// GLHT design tests, driving the backend directly with device buffers: hopscotch bitmap invariants
-// after every step (DESIGN.md §Invariants), no leaked locks, the device error counter stays 0,
-// regressions for the reference code's defects (ALGORITHMS.md §1.7), crafted collisions, displacement
-// under concurrent lookups, mixed-batch consistency, growth, FULL, resize/clear.
-// Env: WIXLIB_SMALL=1 → ~2^16 keys (compute-sanitizer); WIXLIB_SEED=n; GLHT_PERF_LOG2=k → also run
-// the throughput probe with 2^k keys (kernel time from stats.last_kernel_ms); GLHT_ONLY_PERF=1 → only
-// the probe; GLHT_SKIP_OOM=1 → skip the out-of-memory test (it holds nearly all free device memory).
+// GLHT design tests, driving the backend directly with device buffers, written once over the key
+// width and built twice: gpu_glht_invariants (GlhtTable, 32-bit keys and values) and
+// gpu_glht_invariants_64 (GlhtTableWide, 64/64; DESIGN.md "Wide tables"), WX_TEST_KEY_BITS choosing.
+// Covered: hopscotch bitmap invariants after every step (DESIGN.md §Invariants, the invariant-check
+// kernel), no leaked locks, the device error counter stays 0; regressions for the reference code's
+// defects (ALGORITHMS.md §1.7); reserved keys, duplicates and empty batches; crafted collisions (one
+// home; at 64 bits also one low half, so only the high bits tell the keys apart) through neighbourhood,
+// stash and FULL; dense tables and WX_GROW_NEVER past the room; oracle runs at LF 0.5 / 0.8 / 0.9;
+// growth, resize, clear; lookups racing displacements; concurrent mixed batches (hot and wide key
+// ranges, grouped by op kind or not) checked per key against suite/linearizability.hpp; the C API with
+// host and device arrays; out of device memory during growth; at 32 bits the bulk build (sorted
+// inserts into an empty table) and the throughput probe.
+// Env (suite/env.hpp): WIXLIB_SMALL=1 → small sizes (compute-sanitizer); WIXLIB_SEED=n;
+// WIXLIB_PARTS=build or core (32 bits: the bulk build, the rest); GLHT_PERF_LOG2=k → also run the
+// throughput probe with 2^k keys (kernel time from stats.last_kernel_ms); GLHT_ONLY_PERF=1 → only the
+// probe; GLHT_SKIP_OOM=1 → skip the out-of-memory test (it holds nearly all free device memory).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -13,6 +22,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -20,65 +30,149 @@
 #include "check.hpp"
 #include "common/table.hpp"
 #include "glht/glht_table.cuh"
+#include "gpu_device.cuh"
 #include "suite/env.hpp"
+#include "suite/linearizability.hpp"
+
+#ifndef WX_TEST_KEY_BITS
+#define WX_TEST_KEY_BITS 32
+#endif
 
 using wx::Batch;
 using wx::BatchResult;
-using wx::glht::GlhtTable;
+using wxtest::Dev;
+using Bytes = std::vector<uint8_t>;
+
+namespace glhttest {
+
+// What differs between the widths: key and value type, the not_found value, the key generators.
+template <class Tr>
+struct Width;
+
+template <>
+struct Width<wx::glht::Narrow> {
+  using K = uint32_t;
+  static constexpr int kBits = 32;
+  static constexpr K kNF = 0xDEADBEEFu;  // find's not_found value
+  static constexpr K kEmpty = WX_KEY32_EMPTY, kTomb = WX_KEY32_TOMBSTONE;
+  static const char* name() { return "gpu_glht_invariants"; }
+  static K key(wxsuite::Rng& r) { return r.key(); }
+  // A random value other than kNF (so find's answer tells present from absent).
+  static K value(wxsuite::Rng& r) {
+    const K v = r.u32();
+    return v == kNF ? v + 1 : v;
+  }
+  // `count` keys with home `home` in a table of nb homes (host copy of the device hash). variant: unused.
+  static std::vector<K> keys_with_home(uint64_t home, uint64_t nb, size_t count, int /*variant*/) {
+    std::vector<K> out;
+    for (uint32_t k = 1; out.size() < count && k < 0xFFFFFFF0u; ++k)
+      if (wx::glht::home_of(k, nb) == home) out.push_back(k);
+    CHECK(out.size() == count);
+    return out;
+  }
+  // Reserved keys among ordinary ones: INVALID_KEY for those, the rest of the batch done.
+  static std::vector<K> edge_keys() { return {0u, 1u, kEmpty, kTomb, 0xFFFFFFFDu, 0x7FFFFFFFu, 0x80000000u}; }
+};
+
+template <>
+struct Width<wx::glht::Wide> {
+  using K = uint64_t;
+  static constexpr int kBits = 64;
+  static constexpr K kNF = 0xDEADBEEFCAFEF00Dull;  // all 64 bits used
+  static constexpr K kEmpty = WX_KEY64_EMPTY, kTomb = WX_KEY64_TOMBSTONE;
+  static const char* name() { return "gpu_glht_invariants_64"; }
+  // A non-reserved key of one of four shapes: any 64 bits, below 2^32, high half set with low half
+  // 0xFFFFFFFF, high half set with low half 0xFFFFFFFE (the low halves are the 32-bit sentinels).
+  static K key(wxsuite::Rng& r) {
+    for (;;) {
+      const uint64_t x = r.next();
+      uint64_t k;
+      switch (x & 3) {
+        case 0: k = r.next(); break;
+        case 1: k = r.next() >> 32; break;
+        case 2: k = (r.next() & 0xFFFFFFFF00000000ull) | 0xFFFFFFFFull; break;
+        default: k = (r.next() & 0xFFFFFFFF00000000ull) | 0xFFFFFFFEull; break;
+      }
+      if (k < kTomb) return k;
+    }
+  }
+  static K value(wxsuite::Rng& r) {
+    const K v = r.next();
+    return v == kNF ? v + 1 : v;
+  }
+  // `count` keys with home `home`, all with one low half (0xFFFFFFFE, or 0xFFFFFFFF for variant 1):
+  // only the high 32 bits differ, so only a full 64-bit comparison tells them apart.
+  static std::vector<K> keys_with_home(uint64_t home, uint64_t nb, size_t count, int variant) {
+    const uint32_t low = variant ? 0xFFFFFFFFu : 0xFFFFFFFEu;
+    std::vector<K> out;
+    for (uint64_t hi = 1; out.size() < count && hi < 0xFFFFFFFFull; ++hi) {
+      const uint64_t k = (hi << 32) | low;
+      if (wx::glht::Wide::home(k, nb) == home) out.push_back(k);
+    }
+    CHECK(out.size() == count);
+    return out;
+  }
+  static std::vector<K> edge_keys() {
+    return {0ull,           0xFFFFFFFFull, kEmpty, 0xFFFFFFFEull,         kTomb, 0x1FFFFFFFFull,
+            kTomb - 1,      1ull << 32,    0x80000000FFFFFFFEull,  0x00000001FFFFFFFEull};
+  }
+};
+
+}  // namespace glhttest
 
 namespace {
 
-#define CUDA_OK(call) CHECK_MSG((call) == cudaSuccess, "%s", cudaGetErrorString(cudaGetLastError()))
-
-template <typename T>
-struct Dev {
-  T* p = nullptr;
-  size_t n = 0;
-  explicit Dev(size_t n_) : n(n_) { CUDA_OK(cudaMalloc(&p, std::max<size_t>(n, 1) * sizeof(T))); }
-  Dev(const std::vector<T>& v) : Dev(v.size()) { up(v); }
-  ~Dev() { cudaFree(p); }
-  void up(const std::vector<T>& v) { CUDA_OK(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice)); }
-  std::vector<T> down() const {
-    std::vector<T> v(n);
-    CUDA_OK(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
-    return v;
-  }
-};
+using glhttest::Width;
 
 cudaStream_t g_stream = nullptr;
 uint64_t g_seed = 1;
 
-using wxtest::EnvGuard;
+inline unsigned long long ull(uint64_t x) { return x; }
 
-std::unique_ptr<GlhtTable> make(uint64_t capacity, double lf, int grow) {
-  wx_config c{};
-  c.kind = WX_KIND_GLHT;
-  c.key_bits = 32;
-  c.value_bits = 32;
+template <class Tr>
+using TableT = wx::glht::GlhtTableT<Tr>;
+
+// Table tuning for one test (wx_config fields; wx_config_init's defaults otherwise).
+struct Tuning {
+  int32_t mixed_group = -1;  // rounds of 32 ops per warp in mixed batches; 0 = by batch size
+  int64_t build_min = -1;    // smallest insert into an empty table that is bulk-built (32-bit)
+};
+
+template <class Tr>
+std::unique_ptr<TableT<Tr>> make(uint64_t capacity, double lf, int grow, Tuning tuning = {}) {
+  wx_config c;
+  CHECK_OK(wx_config_init(&c, WX_KIND_GLHT));
+  c.key_bits = Width<Tr>::kBits;
+  c.value_bits = Width<Tr>::kBits;
   c.device = 0;
   c.capacity = capacity;
   c.max_load_factor = lf;
   c.grow = grow;
-  return std::unique_ptr<GlhtTable>(static_cast<GlhtTable*>(wx::make_glht_table(c)));
+  if (tuning.mixed_group >= 0) c.mixed_group = tuning.mixed_group;
+  if (tuning.build_min >= 0) c.build_min = static_cast<uint64_t>(tuning.build_min);
+  auto* w = dynamic_cast<TableT<Tr>*>(wx::make_glht_table(c));
+  CHECK(w != nullptr);
+  return std::unique_ptr<TableT<Tr>>(w);
 }
 
-void check_clean(GlhtTable& t, const char* where, int64_t expect_keys = -1) {
+template <class Tr>
+void check_clean(TableT<Tr>& t, const std::string& where, int64_t expect_keys = -1) {
   uint64_t seen = 0;
   const uint64_t errors = t.check_invariants(&seen);
-  CHECK_MSG(errors == 0, "%s: %llu invariant violations / device errors", where, (unsigned long long)errors);
-  CHECK_MSG(seen == t.size(), "%s: %llu keys in slots, size() = %llu", where, (unsigned long long)seen,
-            (unsigned long long)t.size());
+  CHECK_MSG(errors == 0, "%s: %llu invariant violations / device errors", where.c_str(), ull(errors));
+  CHECK_MSG(seen == t.size(), "%s: %llu keys in slots, size() = %llu", where.c_str(), ull(seen), ull(t.size()));
   if (expect_keys >= 0)
-    CHECK_MSG(seen == (uint64_t)expect_keys, "%s: %llu keys, expected %lld", where, (unsigned long long)seen,
+    CHECK_MSG(seen == (uint64_t)expect_keys, "%s: %llu keys, expected %lld", where.c_str(), ull(seen),
               (long long)expect_keys);
 }
 
-// ---- bulk wrappers (device arrays in, host vectors out)
-std::vector<uint8_t> op_outcomes(GlhtTable& t, int which, const std::vector<uint32_t>& keys,
-                                 const std::vector<uint32_t>* values, BatchResult* res = nullptr) {
-  Dev<uint32_t> k(keys);
-  std::unique_ptr<Dev<uint32_t>> v;
-  if (values) v.reset(new Dev<uint32_t>(*values));
+// ---- bulk wrappers (device arrays in, host vectors out). which: 0 insert, 1 assign, 2 erase.
+template <class Tr, class K = typename Width<Tr>::K>
+Bytes op_outcomes(TableT<Tr>& t, int which, const std::vector<K>& keys, const std::vector<K>* values,
+                  BatchResult* res = nullptr) {
+  Dev<K> k(keys);
+  std::unique_ptr<Dev<K>> v;
+  if (values) v.reset(new Dev<K>(*values));
   Dev<uint8_t> o(keys.size());
   Batch b;
   b.keys = k.p;
@@ -86,34 +180,38 @@ std::vector<uint8_t> op_outcomes(GlhtTable& t, int which, const std::vector<uint
   b.outcomes = o.p;
   b.n = keys.size();
   b.stream = g_stream;
-  BatchResult r = which == 0 ? t.insert(b) : which == 1 ? t.insert_or_assign(b) : t.erase(b);
+  const BatchResult r = which == 0 ? t.insert(b) : which == 1 ? t.insert_or_assign(b) : t.erase(b);
   if (res) *res = r;
-  return o.down();
+  return o.get();
 }
-std::vector<uint8_t> insert(GlhtTable& t, const std::vector<uint32_t>& k, const std::vector<uint32_t>& v,
-                            BatchResult* r = nullptr) {
-  return op_outcomes(t, 0, k, &v, r);
+template <class Tr, class K = typename Width<Tr>::K>
+Bytes insert(TableT<Tr>& t, const std::vector<K>& k, const std::vector<K>& v, BatchResult* r = nullptr) {
+  return op_outcomes<Tr>(t, 0, k, &v, r);
 }
-std::vector<uint8_t> assign(GlhtTable& t, const std::vector<uint32_t>& k, const std::vector<uint32_t>& v) {
-  return op_outcomes(t, 1, k, &v);
+template <class Tr, class K = typename Width<Tr>::K>
+Bytes assign(TableT<Tr>& t, const std::vector<K>& k, const std::vector<K>& v) {
+  return op_outcomes<Tr>(t, 1, k, &v);
 }
-std::vector<uint8_t> erase(GlhtTable& t, const std::vector<uint32_t>& k, BatchResult* r = nullptr) {
-  return op_outcomes(t, 2, k, nullptr, r);
+template <class Tr, class K = typename Width<Tr>::K>
+Bytes erase(TableT<Tr>& t, const std::vector<K>& k, BatchResult* r = nullptr) {
+  return op_outcomes<Tr, K>(t, 2, k, nullptr, r);
 }
-constexpr uint32_t kNF = 0xDEADBEEFu;
-std::vector<uint32_t> find(GlhtTable& t, const std::vector<uint32_t>& keys) {
-  Dev<uint32_t> k(keys), v(keys.size());
+template <class Tr, class K = typename Width<Tr>::K>
+std::vector<K> find(TableT<Tr>& t, const std::vector<K>& keys, BatchResult* res = nullptr) {
+  Dev<K> k(keys), v(keys.size());
   Batch b;
   b.keys = k.p;
   b.values_out = v.p;
   b.n = keys.size();
-  b.not_found = kNF;
+  b.not_found = Width<Tr>::kNF;
   b.stream = g_stream;
-  t.find(b);
-  return v.down();
+  const BatchResult r = t.find(b);
+  if (res) *res = r;
+  return v.get();
 }
-std::vector<uint8_t> contains(GlhtTable& t, const std::vector<uint32_t>& keys) {
-  Dev<uint32_t> k(keys);
+template <class Tr, class K = typename Width<Tr>::K>
+Bytes contains(TableT<Tr>& t, const std::vector<K>& keys) {
+  Dev<K> k(keys);
   Dev<uint8_t> o(keys.size());
   Batch b;
   b.keys = k.p;
@@ -121,12 +219,13 @@ std::vector<uint8_t> contains(GlhtTable& t, const std::vector<uint32_t>& keys) {
   b.n = keys.size();
   b.stream = g_stream;
   t.contains(b);
-  return o.down();
+  return o.get();
 }
-std::vector<uint8_t> mixed(GlhtTable& t, const std::vector<uint8_t>& ops, const std::vector<uint32_t>& keys,
-                           std::vector<uint32_t>& values) {
+template <class Tr, class K = typename Width<Tr>::K>
+Bytes mixed(TableT<Tr>& t, const Bytes& ops, const std::vector<K>& keys, std::vector<K>& values,
+            BatchResult* res = nullptr) {
   Dev<uint8_t> op(ops), o(keys.size());
-  Dev<uint32_t> k(keys), v(values);
+  Dev<K> k(keys), v(values);
   Batch b;
   b.ops = op.p;
   b.keys = k.p;
@@ -135,429 +234,706 @@ std::vector<uint8_t> mixed(GlhtTable& t, const std::vector<uint8_t>& ops, const 
   b.outcomes = o.p;
   b.n = keys.size();
   b.stream = g_stream;
-  t.batch(b);
-  values = v.down();
-  return o.down();
+  const BatchResult r = t.batch(b);
+  if (res) *res = r;
+  values = v.get();
+  return o.get();
 }
 
-std::vector<uint32_t> unique_keys(wxsuite::Rng& r, size_t n, std::unordered_set<uint32_t>* avoid = nullptr) {
-  std::unordered_set<uint32_t> seen;
-  std::vector<uint32_t> out;
+size_t count_eq(const Bytes& v, uint8_t x) { return (size_t)std::count(v.begin(), v.end(), x); }
+
+template <class Tr, class K = typename Width<Tr>::K>
+std::vector<K> unique_keys(wxsuite::Rng& r, size_t n, const std::unordered_set<K>* avoid = nullptr) {
+  std::unordered_set<K> seen;
+  std::vector<K> out;
   out.reserve(n);
   while (out.size() < n) {
-    uint32_t k = r.key();
+    const K k = Width<Tr>::key(r);
     if (avoid && avoid->count(k)) continue;
     if (seen.insert(k).second) out.push_back(k);
   }
   return out;
 }
 
-size_t count_eq(const std::vector<uint8_t>& v, uint8_t x) { return (size_t)std::count(v.begin(), v.end(), x); }
+template <class K>
+using Oracle = std::unordered_map<K, K>;
 
-void expect_found(GlhtTable& t, const std::unordered_map<uint32_t, uint32_t>& oracle, const char* where) {
-  std::vector<uint32_t> keys, want;
+template <class Tr, class K = typename Width<Tr>::K>
+void expect_found(TableT<Tr>& t, const Oracle<K>& oracle, const std::string& where) {
+  std::vector<K> keys, want;
   for (auto& kv : oracle) keys.push_back(kv.first), want.push_back(kv.second);
-  auto got = find(t, keys);
+  const std::vector<K> got = find<Tr>(t, keys);
   for (size_t i = 0; i < keys.size(); ++i)
-    CHECK_MSG(got[i] == want[i], "%s: key %u value %u expected %u", where, keys[i], got[i], want[i]);
+    CHECK_MSG(got[i] == want[i], "%s: key %llx value %llx expected %llx", where.c_str(), ull(keys[i]), ull(got[i]),
+              ull(want[i]));
 }
 
-void expect_exact(GlhtTable& t, const std::unordered_map<uint32_t, uint32_t>& oracle, const char* where) {
-  CHECK_MSG(t.size() == oracle.size(), "%s: size %llu, oracle %zu", where, (unsigned long long)t.size(), oracle.size());
+// size == oracle, retrieve_all == oracle (no duplicates), invariants clean.
+template <class Tr, class K = typename Width<Tr>::K>
+void expect_exact(TableT<Tr>& t, const Oracle<K>& oracle, const std::string& where) {
+  CHECK_MSG(t.size() == oracle.size(), "%s: size %llu, oracle %zu", where.c_str(), ull(t.size()), oracle.size());
   const uint64_t n = t.size();
-  Dev<uint32_t> k(n), v(n);
+  Dev<K> k(n), v(n);
   const uint64_t got = t.retrieve_all(k.p, v.p, g_stream);
-  CHECK_MSG(got == n, "%s: retrieve_all returned %llu of %llu", where, (unsigned long long)got, (unsigned long long)n);
-  auto ks = k.down(), vs = v.down();
-  std::unordered_set<uint32_t> dup;
+  CHECK_MSG(got == n, "%s: retrieve_all returned %llu of %llu", where.c_str(), ull(got), ull(n));
+  const std::vector<K> ks = k.get(), vs = v.get();
+  std::unordered_set<K> dup;
   for (size_t i = 0; i < n; ++i) {
     auto it = oracle.find(ks[i]);
-    CHECK_MSG(it != oracle.end(), "%s: retrieved key %u not in oracle", where, ks[i]);
-    CHECK_MSG(it->second == vs[i], "%s: key %u value %u expected %u", where, ks[i], vs[i], it->second);
-    CHECK_MSG(dup.insert(ks[i]).second, "%s: key %u retrieved twice", where, ks[i]);
+    CHECK_MSG(it != oracle.end(), "%s: retrieved key %llx not in oracle", where.c_str(), ull(ks[i]));
+    CHECK_MSG(it->second == vs[i], "%s: key %llx value %llx expected %llx", where.c_str(), ull(ks[i]), ull(vs[i]),
+              ull(it->second));
+    CHECK_MSG(dup.insert(ks[i]).second, "%s: key %llx retrieved twice", where.c_str(), ull(ks[i]));
   }
-  check_clean(t, where, (int64_t)n);
+  check_clean<Tr>(t, where, (int64_t)n);
 }
 
-// Keys whose home is `home` in a table of nb homes (host copy of the device hash).
-std::vector<uint32_t> keys_with_home(uint64_t home, uint64_t nb, size_t count, uint32_t start = 1) {
-  std::vector<uint32_t> out;
-  for (uint32_t k = start; out.size() < count && k < 0xFFFFFFF0u; ++k)
-    if (wx::glht::home_of(k, nb) == home) out.push_back(k);
-  CHECK(out.size() == count);
-  return out;
+template <class V>
+void shuffle_together(wxsuite::Rng& r, std::vector<V>& k, std::vector<V>& v) {
+  for (size_t i = k.size() - 1; i > 0; --i) {
+    const size_t j = r.below(i + 1);
+    std::swap(k[i], k[j]);
+    std::swap(v[i], v[j]);
+  }
 }
 
 // ------------------------------------------------------------------------------------------------
+template <class Tr>
 void test_basic(size_t n) {
+  using W = Width<Tr>;
+  using K = typename W::K;
   wxsuite::Rng r(wxsuite::sub_seed(g_seed, 1));
-  auto t = make(n, 0.8, WX_GROW_AUTO);
-  auto keys = unique_keys(r, n + n / 2);
-  std::vector<uint32_t> in(keys.begin(), keys.begin() + n), absent(keys.begin() + n, keys.end());
-  std::vector<uint32_t> vals(n);
-  std::unordered_map<uint32_t, uint32_t> oracle;
-  for (size_t i = 0; i < n; ++i) vals[i] = r.u32(), oracle[in[i]] = vals[i];
+  auto t = make<Tr>(n, 0.8, WX_GROW_AUTO);
+  auto keys = unique_keys<Tr>(r, n + n / 2);
+  std::vector<K> in(keys.begin(), keys.begin() + n), absent(keys.begin() + n, keys.end());
+  std::vector<K> vals(n);
+  Oracle<K> oracle;
+  for (size_t i = 0; i < n; ++i) vals[i] = W::value(r), oracle[in[i]] = vals[i];
   BatchResult res;
-  auto o = insert(*t, in, vals, &res);
+  auto o = insert<Tr>(*t, in, vals, &res);
   CHECK_MSG(count_eq(o, WX_OUT_INSERTED) == n, "inserted %zu of %zu", count_eq(o, WX_OUT_INSERTED), n);
   CHECK(res.full == 0 && res.invalid == 0);
   CHECK(t->resizes() == 0);
-  expect_exact(*t, oracle, "basic insert");
+  expect_exact<Tr>(*t, oracle, "basic insert");
   wx_stats st{};
   t->stats(&st);
-  std::printf("  basic: n=%zu homes=%llu displacements=%llu last_kernel_ms=%.3f\n", n,
-              (unsigned long long)st.capacity, (unsigned long long)st.displacements, st.last_kernel_ms);
+  std::printf("  basic: n=%zu homes=%llu displacements=%llu last_kernel_ms=%.3f\n", n, ull(st.capacity),
+              ull(st.displacements), st.last_kernel_ms);
   CHECK(st.size == n && st.last_kernel_ms > 0.0);
 
-  auto nf = find(*t, absent);
-  for (auto v : nf) CHECK(v == kNF);
-  auto c = contains(*t, absent);
+  auto nf = find<Tr>(*t, absent);
+  for (auto v : nf) CHECK(v == W::kNF);
+  auto c = contains<Tr>(*t, absent);
   CHECK(count_eq(c, 0) == absent.size());
-  c = contains(*t, in);
+  c = contains<Tr>(*t, in);
   CHECK(count_eq(c, 1) == n);
 
   // Re-insert: PRESENT, values unchanged.
-  std::vector<uint32_t> half(in.begin(), in.begin() + n / 2), other(n / 2, 7);
-  o = insert(*t, half, other);
+  std::vector<K> half(in.begin(), in.begin() + n / 2), other(n / 2, 7);
+  o = insert<Tr>(*t, half, other);
   CHECK(count_eq(o, WX_OUT_PRESENT) == half.size());
   // insert_or_assign: a quarter present (ASSIGNED), a quarter of the absent keys (INSERTED).
-  std::vector<uint32_t> ak, av;
-  for (size_t i = 0; i < n / 4; ++i) ak.push_back(in[i]), av.push_back(r.u32());
-  for (size_t i = 0; i < absent.size() / 4; ++i) ak.push_back(absent[i]), av.push_back(r.u32());
-  o = assign(*t, ak, av);
+  std::vector<K> ak, av;
+  for (size_t i = 0; i < n / 4; ++i) ak.push_back(in[i]), av.push_back(W::value(r));
+  for (size_t i = 0; i < absent.size() / 4; ++i) ak.push_back(absent[i]), av.push_back(W::value(r));
+  o = assign<Tr>(*t, ak, av);
   for (size_t i = 0; i < ak.size(); ++i) {
     CHECK(o[i] == (i < n / 4 ? WX_OUT_ASSIGNED : WX_OUT_INSERTED));
     oracle[ak[i]] = av[i];
   }
-  expect_found(*t, oracle, "after assign");
+  expect_found<Tr>(*t, oracle, "after assign");
   // Erase every third key of `in`, twice.
-  std::vector<uint32_t> ek;
+  std::vector<K> ek;
   for (size_t i = 0; i < n; i += 3) ek.push_back(in[i]), oracle.erase(in[i]);
-  o = erase(*t, ek);
+  o = erase<Tr>(*t, ek);
   CHECK(count_eq(o, WX_OUT_ERASED) == ek.size());
-  o = erase(*t, ek);
+  o = erase<Tr>(*t, ek);
   CHECK(count_eq(o, WX_OUT_NOT_FOUND) == ek.size());
-  nf = find(*t, ek);
-  for (auto v : nf) CHECK(v == kNF);
-  expect_exact(*t, oracle, "basic erase");
+  nf = find<Tr>(*t, ek);
+  for (auto v : nf) CHECK(v == W::kNF);
+  expect_exact<Tr>(*t, oracle, "basic erase");
   // Re-insert the erased keys: they go into emptied slots whose meta words carry live bits.
-  std::vector<uint32_t> ev(ek.size());
-  for (size_t i = 0; i < ek.size(); ++i) ev[i] = r.u32(), oracle[ek[i]] = ev[i];
-  o = insert(*t, ek, ev);
+  std::vector<K> ev(ek.size());
+  for (size_t i = 0; i < ek.size(); ++i) ev[i] = W::value(r), oracle[ek[i]] = ev[i];
+  o = insert<Tr>(*t, ek, ev);
   CHECK(count_eq(o, WX_OUT_INSERTED) == ek.size());
-  expect_exact(*t, oracle, "basic reinsert");
+  expect_exact<Tr>(*t, oracle, "basic reinsert");
   std::printf("ok basic\n");
 }
 
+// Reserved keys get INVALID_KEY, the others in the batch are done (at 64 bits the 32-bit sentinels
+// are plain keys); n = 1, n = 33 (not a multiple of 32); empty batches; the not_found value uses
+// the whole width. At 64 bits also: keys differing only in the high half, a mixed batch with reserved
+// keys, pre-hashed calls UNSUPPORTED.
+template <class Tr>
 void test_edges() {
-  auto t = make(1000, 0.9, WX_GROW_AUTO);
-  std::vector<uint32_t> k = {0u, 1u, 0xFFFFFFFFu, 0xFFFFFFFEu, 0xFFFFFFFDu, 0x7FFFFFFFu, 0x80000000u};
-  std::vector<uint32_t> v = {10, 11, 12, 13, 14, 15, 16};
+  using W = Width<Tr>;
+  using K = typename W::K;
+  auto t = make<Tr>(1000, 0.9, WX_GROW_AUTO);
+  const std::vector<K> k = W::edge_keys();
+  std::vector<K> v(k.size());
+  for (size_t i = 0; i < k.size(); ++i) v[i] = K(0xA5A5A5A500000010ull + i * 0x0101010101ull);
+  auto reserved = [&](size_t i) { return k[i] == W::kEmpty || k[i] == W::kTomb; };
   BatchResult r;
-  auto o = insert(*t, k, v, &r);
+  Bytes o = insert<Tr>(*t, k, v, &r);
   CHECK(r.invalid == 2 && r.full == 0);
-  CHECK(o[2] == WX_OUT_INVALID_KEY && o[3] == WX_OUT_INVALID_KEY);
-  CHECK(count_eq(o, WX_OUT_INSERTED) == 5);
-  auto f = find(*t, k);
-  CHECK(f[0] == 10 && f[1] == 11 && f[2] == kNF && f[3] == kNF && f[4] == 14 && f[5] == 15 && f[6] == 16);
-  o = erase(*t, k, &r);
-  CHECK(r.invalid == 2 && count_eq(o, WX_OUT_ERASED) == 5);
-  check_clean(*t, "edges", 0);
-  // n = 1, n = 33 (not a multiple of 32), empty batch.
-  o = insert(*t, {42u}, {43u});
-  CHECK(o[0] == WX_OUT_INSERTED && find(*t, {42u})[0] == 43u);
-  std::vector<uint32_t> k33(33), v33(33);
+  for (size_t i = 0; i < k.size(); ++i) CHECK(o[i] == (reserved(i) ? WX_OUT_INVALID_KEY : WX_OUT_INSERTED));
+  CHECK(count_eq(o, WX_OUT_INSERTED) == k.size() - 2);
+  std::vector<K> f = find<Tr>(*t, k, &r);
+  CHECK(r.invalid == 2);
+  for (size_t i = 0; i < k.size(); ++i) CHECK(f[i] == (reserved(i) ? W::kNF : v[i]));
+  const Bytes c = contains<Tr>(*t, k);
+  for (size_t i = 0; i < k.size(); ++i) CHECK(c[i] == (reserved(i) ? 0 : 1));
+  if constexpr (Tr::kWide) {
+    // Keys that differ from the stored ones only in the high half are absent.
+    const std::vector<K> near = {0x2FFFFFFFFull, 0x3FFFFFFFEull, (2ull << 32), 0x00000002FFFFFFFEull};
+    f = find<Tr>(*t, near);
+    for (auto x : f) CHECK(x == W::kNF);
+    // A mixed batch with reserved keys: INVALID_KEY there, the rest done.
+    Bytes ops = {WX_OP_FIND, WX_OP_ERASE, WX_OP_INSERT, WX_OP_FIND, WX_OP_INSERT_OR_ASSIGN};
+    std::vector<K> mk = {0x1FFFFFFFFull, W::kEmpty, W::kTomb, 1ull << 32, 0x00000001FFFFFFFEull};
+    std::vector<K> mv = {7, 8, 9, 10, 0x123456789ABCDEF0ull};
+    o = mixed<Tr>(*t, ops, mk, mv, &r);
+    CHECK(r.invalid == 2 && o[1] == WX_OUT_INVALID_KEY && o[2] == WX_OUT_INVALID_KEY);
+    CHECK(o[0] == WX_OUT_FOUND && mv[0] == v[5]);
+    CHECK(o[3] == WX_OUT_FOUND && mv[3] == v[7]);
+    CHECK(o[4] == WX_OUT_ASSIGNED);
+    CHECK(find<Tr>(*t, {0x00000001FFFFFFFEull})[0] == 0x123456789ABCDEF0ull);
+  }
+  o = erase<Tr>(*t, k, &r);
+  CHECK(r.invalid == 2 && count_eq(o, WX_OUT_ERASED) == k.size() - 2);
+  check_clean<Tr>(*t, "edges", 0);
+  // n = 1, n = 33 (not a multiple of 32).
+  o = insert<Tr>(*t, {K(42)}, {K(43)});
+  CHECK(o[0] == WX_OUT_INSERTED && find<Tr>(*t, {K(42)})[0] == K(43));
+  std::vector<K> k33(33), v33(33);
   for (uint32_t i = 0; i < 33; ++i) k33[i] = 1000 + i, v33[i] = i;
-  o = insert(*t, k33, v33);
+  o = insert<Tr>(*t, k33, v33);
   CHECK(count_eq(o, WX_OUT_INSERTED) == 33);
+  // Empty batches.
   Batch empty;
   empty.stream = g_stream;
   r = t->insert(empty);
   CHECK(r.full == 0 && r.invalid == 0);
-  check_clean(*t, "edges n", 34);
+  r = t->batch(empty);
+  CHECK(r.full == 0 && r.invalid == 0);
+  r = t->find(empty);
+  CHECK(r.invalid == 0);
+  check_clean<Tr>(*t, "edges n", 34);
+  if constexpr (Tr::kWide) {
+    // Pre-hashed calls stay 32-bit.
+    int status = WX_OK;
+    try {
+      uint64_t h = 0;
+      t->hash_keys(nullptr, &h, 0, g_stream);
+    } catch (const wx::Error& e) {
+      status = e.status();
+    }
+    CHECK(status == WX_ERR_UNSUPPORTED);
+  }
   std::printf("ok edges\n");
 }
 
+// Every key several times in one insert batch: exactly one INSERTED per key; erase likewise.
+template <class Tr>
 void test_duplicates(size_t distinct, int copies) {
+  using K = typename Width<Tr>::K;
   wxsuite::Rng r(wxsuite::sub_seed(g_seed, 3));
-  auto t = make(distinct * 2, 0.8, WX_GROW_AUTO);
-  auto base = unique_keys(r, distinct);
-  std::vector<uint32_t> k, v;
+  auto t = make<Tr>(distinct * 2, 0.8, WX_GROW_AUTO);
+  const std::vector<K> base = unique_keys<Tr>(r, distinct);
+  std::vector<K> k, v;
   for (int c = 0; c < copies; ++c)
-    for (auto x : base) k.push_back(x), v.push_back(x ^ 0x5555u);
-  for (size_t i = k.size() - 1; i > 0; --i) {
-    size_t j = r.below(i + 1);
-    std::swap(k[i], k[j]);
-    std::swap(v[i], v[j]);
-  }
-  auto o = insert(*t, k, v);
+    for (auto x : base) k.push_back(x), v.push_back(~x);
+  shuffle_together(r, k, v);
+  Bytes o = insert<Tr>(*t, k, v);
   CHECK(count_eq(o, WX_OUT_INSERTED) == distinct && count_eq(o, WX_OUT_PRESENT) == k.size() - distinct);
-  std::unordered_map<uint32_t, int> ins;
+  std::unordered_set<K> ins;
   for (size_t i = 0; i < k.size(); ++i)
-    if (o[i] == WX_OUT_INSERTED) CHECK(++ins[k[i]] == 1);
-  check_clean(*t, "duplicates insert", (int64_t)distinct);
-  o = erase(*t, k);
+    if (o[i] == WX_OUT_INSERTED) CHECK(ins.insert(k[i]).second);
+  Oracle<K> oracle;
+  for (auto x : base) oracle[x] = ~x;
+  expect_exact<Tr>(*t, oracle, "duplicates insert");
+  o = erase<Tr>(*t, k);
   CHECK(count_eq(o, WX_OUT_ERASED) == distinct && count_eq(o, WX_OUT_NOT_FOUND) == k.size() - distinct);
-  check_clean(*t, "duplicates erase", 0);
+  check_clean<Tr>(*t, "duplicates erase", 0);
   std::printf("ok duplicates\n");
 }
 
-// 80 keys with one home: 32 fit the neighbourhood, 32 the home's stash bucket, 16 are FULL.
-// Also the last home (padding side).
+// 80 keys with one home: 32 fit the neighbourhood, 32 the home's stash bucket, 16 are FULL
+// (WX_GROW_NEVER); assign, erase, refill; the home at the start and at the padding end; then the
+// same with growth (all 80 land, after a rehash spreads them).
+template <class Tr>
 void test_collisions() {
+  using W = Width<Tr>;
+  using K = typename W::K;
   for (int last = 0; last < 2; ++last) {
-    auto t = make(4096, 0.8, WX_GROW_NEVER);
+    auto t = make<Tr>(4096, 0.8, WX_GROW_NEVER);
     const uint64_t nb = t->homes();
     const uint64_t home = last ? nb - 1 : 100;
-    auto k = keys_with_home(home, nb, 80);
-    std::vector<uint32_t> v(k.begin(), k.end());
+    const std::vector<K> k = W::keys_with_home(home, nb, 80, last);
+    std::vector<K> v(k.size());
+    for (size_t i = 0; i < k.size(); ++i) v[i] = k[i] ^ K(0x0F0F0F0F0F0F0F0Full);
     BatchResult r;
-    auto o = insert(*t, k, v, &r);
+    Bytes o = insert<Tr>(*t, k, v, &r);
     CHECK_MSG(count_eq(o, WX_OUT_INSERTED) == 64 && r.full == 16, "inserted %zu full %llu",
-              count_eq(o, WX_OUT_INSERTED), (unsigned long long)r.full);
+              count_eq(o, WX_OUT_INSERTED), ull(r.full));
     CHECK(count_eq(o, WX_OUT_FULL) == 16);
-    std::unordered_map<uint32_t, uint32_t> oracle;
+    Oracle<K> oracle;
     for (size_t i = 0; i < k.size(); ++i)
       if (o[i] == WX_OUT_INSERTED) oracle[k[i]] = v[i];
-    expect_exact(*t, oracle, "collisions full");
+    expect_exact<Tr>(*t, oracle, "collisions full");
+    expect_found<Tr>(*t, oracle, "collisions full");
     wx_stats st{};
     t->stats(&st);
-    CHECK_MSG(st.failed_inserts == 16 && st.stash_used == 32, "failed %llu stash %llu",
-              (unsigned long long)st.failed_inserts, (unsigned long long)st.stash_used);
-    // insert_or_assign over neighbourhood and stash keys.
-    std::vector<uint32_t> ak, av;
-    for (auto& kv : oracle) ak.push_back(kv.first), av.push_back(kv.second + 1);
-    auto ao = assign(*t, ak, av);
+    CHECK_MSG(st.failed_inserts == 16 && st.stash_used == 32, "failed %llu stash %llu", ull(st.failed_inserts),
+              ull(st.stash_used));
+    std::vector<K> fullk;
+    for (size_t i = 0; i < k.size(); ++i)
+      if (o[i] == WX_OUT_FULL) fullk.push_back(k[i]);
+    for (auto x : find<Tr>(*t, fullk)) CHECK(x == W::kNF);
+    // insert_or_assign over neighbourhood and stash keys (thread path and warp path).
+    std::vector<K> ak, av;
+    for (auto& kv : oracle) ak.push_back(kv.first), av.push_back(kv.second + K(0x100000001ull));
+    Bytes ao = assign<Tr>(*t, ak, av);
     CHECK(count_eq(ao, WX_OUT_ASSIGNED) == ak.size());
     for (size_t i = 0; i < ak.size(); ++i) oracle[ak[i]] = av[i];
-    expect_found(*t, oracle, "collisions assign");
-    // Defect 1.7-1 regression: erase the item sitting in the home slot, insert another key of the
-    // same home: every other key of that home must stay visible.
-    std::vector<uint32_t> all;
+    expect_found<Tr>(*t, oracle, "collisions assign");
+    // Defect 1.7-1 regression: erase items of the home (some in the array, among them with high
+    // probability the one in the home slot, some in the stash), insert other keys of the same home:
+    // every other key of that home must stay visible.
+    std::vector<K> all;
     for (auto& kv : oracle) all.push_back(kv.first);
-    // erase half of the home's keys (including, with high probability, the one in the home slot)
-    std::vector<uint32_t> gone(all.begin(), all.begin() + 16);  // some in the stash, some not
-    auto eo = erase(*t, gone);
-    CHECK(count_eq(eo, WX_OUT_ERASED) == 16);
+    const std::vector<K> gone(all.begin(), all.begin() + 16);
+    CHECK(count_eq(erase<Tr>(*t, gone), WX_OUT_ERASED) == 16);
     for (auto g : gone) oracle.erase(g);
-    std::vector<uint32_t> fresh;
-    for (size_t i = 0; i < k.size(); ++i)
-      if (o[i] == WX_OUT_FULL) fresh.push_back(k[i]);
-    o = insert(*t, fresh, fresh);
-    CHECK(count_eq(o, WX_OUT_INSERTED) == fresh.size());
-    for (auto f : fresh) oracle[f] = f;
-    expect_exact(*t, oracle, "collisions refill");
-    expect_found(*t, oracle, "collisions refill");
+    for (auto x : find<Tr>(*t, gone)) CHECK(x == W::kNF);
+    o = insert<Tr>(*t, fullk, fullk);
+    CHECK(count_eq(o, WX_OUT_INSERTED) == fullk.size());
+    for (auto x : fullk) oracle[x] = x;
+    expect_exact<Tr>(*t, oracle, "collisions refill");
+    expect_found<Tr>(*t, oracle, "collisions refill");
   }
-  // Same with growth: all 80 land (after a rehash spreads them).
-  auto t = make(4096, 0.8, WX_GROW_AUTO);
-  auto k = keys_with_home(7, t->homes(), 80);
+  auto t = make<Tr>(4096, 0.8, WX_GROW_AUTO);
+  const std::vector<K> k = W::keys_with_home(7, t->homes(), 80, 1);
   BatchResult r;
-  auto o = insert(*t, k, k, &r);
+  const Bytes o = insert<Tr>(*t, k, k, &r);
   CHECK(count_eq(o, WX_OUT_INSERTED) == 80 && r.full == 0 && t->resizes() >= 1);
-  std::unordered_map<uint32_t, uint32_t> oracle;
+  Oracle<K> oracle;
   for (auto x : k) oracle[x] = x;
-  expect_exact(*t, oracle, "collisions grow");
+  expect_exact<Tr>(*t, oracle, "collisions grow");
+  expect_found<Tr>(*t, oracle, "collisions grow");
   std::printf("ok collisions\n");
 }
 
-// Dense table without growth: displacement chains, FULL at the limit, and nothing lost.
-void test_dense(size_t n) {
-  wxsuite::Rng r(wxsuite::sub_seed(g_seed, 5));
-  auto t = make(n, 1.0, WX_GROW_NEVER);
+// Dense table without growth (97 % of the homes, or 105 % for `past_room`): displacement chains,
+// FULL at the limit, everything placed is there and nothing else.
+template <class Tr>
+void test_dense(size_t n, bool past_room) {
+  using W = Width<Tr>;
+  using K = typename W::K;
+  const char* what = past_room ? "full" : "dense";
+  wxsuite::Rng r(wxsuite::sub_seed(g_seed, past_room ? 16 : 5));
+  auto t = make<Tr>(n, 1.0, WX_GROW_NEVER);
   const uint64_t nb = t->homes();
-  auto k = unique_keys(r, (size_t)(nb * 0.97));
-  std::vector<uint32_t> v(k.size());
-  for (auto& x : v) x = r.u32();
+  const std::vector<K> k = unique_keys<Tr>(r, (size_t)((double)nb * (past_room ? 1.05 : 0.97)));
+  std::vector<K> v(k.size());
+  for (auto& x : v) x = W::value(r);
   BatchResult res;
-  auto o = insert(*t, k, v, &res);
+  const Bytes o = insert<Tr>(*t, k, v, &res);
   const size_t ins = count_eq(o, WX_OUT_INSERTED), full = count_eq(o, WX_OUT_FULL);
-  CHECK_MSG(ins + full == k.size(), "dense: %zu inserted + %zu full != %zu", ins, full, k.size());
-  CHECK(res.full == full);
-  std::unordered_map<uint32_t, uint32_t> oracle;
-  for (size_t i = 0; i < k.size(); ++i)
+  CHECK_MSG(ins + full == k.size(), "%s: %zu inserted + %zu full != %zu", what, ins, full, k.size());
+  CHECK(res.full == full && t->homes() == nb);
+  if (past_room) CHECK(full > 0);
+  Oracle<K> oracle;
+  std::vector<K> fk;
+  for (size_t i = 0; i < k.size(); ++i) {
     if (o[i] == WX_OUT_INSERTED) oracle[k[i]] = v[i];
+    else fk.push_back(k[i]);
+  }
   wx_stats st{};
   t->stats(&st);
-  std::printf("  dense: LF %.3f, %zu full, %llu displacements, %llu stashed\n", (double)ins / nb, full,
-              (unsigned long long)st.displacements, (unsigned long long)st.stash_used);
-  CHECK(st.displacements > 0);
+  std::printf("  %s: LF %.3f, %zu full, %llu displacements, %llu stashed\n", what, (double)ins / nb, full,
+              ull(st.displacements), ull(st.stash_used));
+  CHECK(st.displacements > 0 && st.failed_inserts == full);
   CHECK((double)ins / nb > 0.9);
-  expect_exact(*t, oracle, "dense");
-  std::vector<uint32_t> fk;
-  for (size_t i = 0; i < k.size(); ++i)
-    if (o[i] == WX_OUT_FULL) fk.push_back(k[i]);
-  auto f = find(*t, fk);
-  for (auto x : f) CHECK(x == kNF);
-  std::printf("ok dense\n");
+  expect_exact<Tr>(*t, oracle, what);
+  expect_found<Tr>(*t, oracle, what);
+  for (auto x : find<Tr>(*t, fk)) CHECK(x == W::kNF);
+  std::printf("ok %s\n", what);
 }
 
-// Lookups of resident keys running in the same launch as inserts that displace them: never missed.
-void test_lookups_during_moves(size_t n) {
-  wxsuite::Rng r(wxsuite::sub_seed(g_seed, 6));
-  auto t = make(n, 1.0, WX_GROW_NEVER);
+// Oracle run: fill to `lf` of the homes, then rounds of insert / assign / erase / find / contains
+// batches (with duplicates and absent keys) compared element by element with a host map. No growth,
+// so the load factor is the one asked for; a FULL insert (rare: stash bucket full) is an absent key.
+template <class Tr>
+void test_oracle(size_t n, double lf, uint64_t step) {
+  using W = Width<Tr>;
+  using K = typename W::K;
+  wxsuite::Rng r(wxsuite::sub_seed(g_seed, step));
+  auto t = make<Tr>(n, lf, WX_GROW_NEVER);
   const uint64_t nb = t->homes();
-  std::unordered_set<uint32_t> used;
-  auto pre = unique_keys(r, (size_t)(nb * 0.86));
-  for (auto x : pre) used.insert(x);
-  std::vector<uint32_t> pv(pre.size());
-  for (size_t i = 0; i < pre.size(); ++i) pv[i] = pre[i] * 2654435761u;
-  auto o = insert(*t, pre, pv);
-  CHECK(count_eq(o, WX_OUT_INSERTED) == pre.size());
+  const size_t fill = (size_t)(lf * (double)nb);
+  const std::vector<K> pool = unique_keys<Tr>(r, fill + fill / 2);
+  std::vector<K> in(pool.begin(), pool.begin() + fill), vals(fill);
+  Oracle<K> oracle;
+  for (size_t i = 0; i < fill; ++i) vals[i] = W::value(r), oracle[in[i]] = vals[i];
+  BatchResult res;
+  Bytes o = insert<Tr>(*t, in, vals, &res);
+  const size_t placed = count_eq(o, WX_OUT_INSERTED);
+  CHECK_MSG(placed + res.full == fill && count_eq(o, WX_OUT_FULL) == res.full && res.invalid == 0,
+            "LF %.1f fill: %zu inserted, %llu full of %zu", lf, placed, ull(res.full), fill);
+  CHECK_MSG(placed >= fill - fill / 1000, "LF %.1f fill: only %zu of %zu placed", lf, placed, fill);
+  for (size_t i = 0; i < fill; ++i)
+    if (o[i] != WX_OUT_INSERTED) oracle.erase(in[i]);
+  CHECK(t->homes() == nb);
+  const std::string where = "oracle LF " + std::to_string(lf);
+  expect_exact<Tr>(*t, oracle, where + " fill");
+  for (int round = 0; round < 4; ++round) {
+    // A batch of random ops over the pool (present and absent keys, repeats allowed) per kind.
+    const size_t m = fill / 4 + 1;
+    std::vector<K> k(m), v(m);
+    for (size_t i = 0; i < m; ++i) k[i] = pool[r.below(pool.size())], v[i] = W::value(r);
+    const int kind = round % 4;
+    if (kind == 0 || kind == 1) {  // erase, then re-insert; a key may repeat within a batch
+      // Which copy of a repeated key gets ERASED / INSERTED is up to the kernel: check per key.
+      std::unordered_map<K, std::vector<size_t>> copies;
+      for (size_t i = 0; i < m; ++i) copies[k[i]].push_back(i);
+      o = erase<Tr>(*t, k);
+      for (auto& [key, idx] : copies) {
+        const bool had = oracle.erase(key) > 0;
+        size_t erased = 0;
+        for (size_t i : idx) {
+          CHECK_MSG(o[i] == WX_OUT_ERASED || o[i] == WX_OUT_NOT_FOUND, "%s erase: key %llx outcome %d", where.c_str(),
+                    ull(key), o[i]);
+          erased += o[i] == WX_OUT_ERASED;
+        }
+        CHECK_MSG(erased == (had ? 1u : 0u), "%s erase: key %llx erased %zu times (present before: %d)", where.c_str(),
+                  ull(key), erased, (int)had);
+      }
+      check_clean<Tr>(*t, where + " erase", (int64_t)oracle.size());
+      o = insert<Tr>(*t, k, v);  // every key of the batch is absent now
+      for (auto& [key, idx] : copies) {
+        size_t inserted = 0, present = 0;
+        for (size_t i : idx) {
+          CHECK_MSG(o[i] == WX_OUT_INSERTED || o[i] == WX_OUT_PRESENT || o[i] == WX_OUT_FULL,
+                    "%s insert: key %llx outcome %d", where.c_str(), ull(key), o[i]);
+          if (o[i] == WX_OUT_INSERTED) ++inserted, oracle[key] = v[i];
+          present += o[i] == WX_OUT_PRESENT;
+        }
+        CHECK_MSG(inserted <= 1 && (present == 0 || inserted == 1), "%s insert: key %llx inserted %zu, present %zu",
+                  where.c_str(), ull(key), inserted, present);
+      }
+    } else if (kind == 2) {  // insert_or_assign on distinct keys: ASSIGNED / INSERTED
+      std::unordered_set<K> seen;
+      std::vector<K> dk, dv;
+      for (size_t i = 0; i < m; ++i)
+        if (seen.insert(k[i]).second) dk.push_back(k[i]), dv.push_back(v[i]);
+      o = assign<Tr>(*t, dk, dv);
+      for (size_t i = 0; i < dk.size(); ++i) {
+        const bool had = oracle.count(dk[i]) > 0;
+        if (!had && o[i] == WX_OUT_FULL) continue;
+        CHECK_MSG(o[i] == (had ? WX_OUT_ASSIGNED : WX_OUT_INSERTED), "%s assign: key %llx outcome %d", where.c_str(),
+                  ull(dk[i]), o[i]);
+        oracle[dk[i]] = dv[i];
+      }
+    } else {
+      const std::vector<K> f = find<Tr>(*t, k);
+      const Bytes c = contains<Tr>(*t, k);
+      for (size_t i = 0; i < m; ++i) {
+        auto it = oracle.find(k[i]);
+        const K want = it == oracle.end() ? W::kNF : it->second;
+        CHECK_MSG(f[i] == want, "%s find: key %llx got %llx want %llx", where.c_str(), ull(k[i]), ull(f[i]),
+                  ull(want));
+        CHECK(c[i] == (it != oracle.end() ? 1 : 0));
+      }
+    }
+    expect_exact<Tr>(*t, oracle, where + " round " + std::to_string(round));
+  }
+  expect_found<Tr>(*t, oracle, where + " end");
+  wx_stats st{};
+  t->stats(&st);
+  CHECK(st.size == oracle.size() && st.capacity == t->homes() && st.last_kernel_ms > 0.0);
+  std::printf("ok oracle LF %.1f (n=%zu homes=%llu displacements=%llu stashed=%llu)\n", lf, fill, ull(t->homes()),
+              ull(st.displacements), ull(st.stash_used));
+}
+
+// Growth from 1000 keys, resize up, resize to the size, resize below the size refused, clear, refill;
+// without growth FULL is counted and everything placed is there.
+template <class Tr>
+void test_growth(size_t n) {
+  using W = Width<Tr>;
+  using K = typename W::K;
+  wxsuite::Rng r(wxsuite::sub_seed(g_seed, 8));
+  auto t = make<Tr>(1000, 0.9, WX_GROW_AUTO);
+  const std::vector<K> k = unique_keys<Tr>(r, n);
+  std::vector<K> v(n);
+  for (auto& x : v) x = W::value(r);
+  BatchResult res;
+  Bytes o = insert<Tr>(*t, k, v, &res);
+  CHECK_MSG(count_eq(o, WX_OUT_INSERTED) == n && res.full == 0, "growth: %zu of %zu", count_eq(o, WX_OUT_INSERTED), n);
+  Oracle<K> oracle;
+  for (size_t i = 0; i < n; ++i) oracle[k[i]] = v[i];
+  CHECK(t->resizes() >= 1);
+  CHECK((double)t->size() <= 0.9 * (double)t->homes());
+  expect_exact<Tr>(*t, oracle, "growth");
+  expect_found<Tr>(*t, oracle, "growth");
+  std::printf("  growth: %zu keys, %llu resizes, %llu homes\n", n, ull(t->resizes()), ull(t->homes()));
+  t->resize(n * 4);
+  expect_exact<Tr>(*t, oracle, "resize up");
+  t->resize(n);
+  expect_exact<Tr>(*t, oracle, "resize down");
+  expect_found<Tr>(*t, oracle, "resize down");
+  int status = WX_OK;
+  try {
+    t->resize(n / 2);
+  } catch (const wx::Error& e) {
+    status = e.status();
+  }
+  CHECK(status == WX_ERR_INVALID_ARGUMENT);
+  expect_exact<Tr>(*t, oracle, "resize below size refused");
+  t->clear();
+  CHECK(t->size() == 0);
+  for (auto x : find<Tr>(*t, k)) CHECK(x == W::kNF);
+  check_clean<Tr>(*t, "clear", 0);
+  o = insert<Tr>(*t, k, v);
+  CHECK(count_eq(o, WX_OUT_INSERTED) == n);
+  expect_exact<Tr>(*t, oracle, "refill after clear");
+  // No growth: FULL counted, everything placed is there.
+  auto t2 = make<Tr>(1000, 0.9, WX_GROW_NEVER);
+  std::vector<K> k2(k.begin(), k.begin() + std::min<size_t>(n, 4000)), v2(k2.size(), 3);
+  o = insert<Tr>(*t2, k2, v2, &res);
+  const size_t ins = count_eq(o, WX_OUT_INSERTED);
+  CHECK(res.full > 0 && ins + res.full == k2.size() && count_eq(o, WX_OUT_FULL) == res.full);
+  CHECK(t2->size() == ins && t2->homes() == t2->capacity());
+  check_clean<Tr>(*t2, "grow never", (int64_t)ins);
+  std::printf("ok growth\n");
+}
+
+// Lookups of resident keys in the same launch as inserts that displace them: never missed, and
+// the value is the key's own (a move copies the value before the key).
+template <class Tr>
+void test_lookups_during_moves(size_t n) {
+  using K = typename Width<Tr>::K;
+  wxsuite::Rng r(wxsuite::sub_seed(g_seed, 6));
+  auto t = make<Tr>(n, 1.0, WX_GROW_NEVER);
+  const uint64_t nb = t->homes();
+  const std::vector<K> pre = unique_keys<Tr>(r, (size_t)((double)nb * 0.86));
+  std::unordered_set<K> used(pre.begin(), pre.end());
+  std::vector<K> pv(pre.size());
+  for (size_t i = 0; i < pre.size(); ++i) pv[i] = K(pre[i] * 0x9E3779B97F4A7C15ull + 1);
+  CHECK(count_eq(insert<Tr>(*t, pre, pv), WX_OUT_INSERTED) == pre.size());
   wx_stats s0{};
   t->stats(&s0);
-  auto add = unique_keys(r, (size_t)(nb * 0.08), &used);
-  std::vector<uint8_t> ops;
-  std::vector<uint32_t> keys, vals;
-  for (auto x : add) ops.push_back(WX_OP_INSERT), keys.push_back(x), vals.push_back(x + 1);
+  const std::vector<K> add = unique_keys<Tr>(r, (size_t)((double)nb * 0.08), &used);
+  Bytes ops;
+  std::vector<K> keys, vals;
+  for (auto x : add) ops.push_back(WX_OP_INSERT), keys.push_back(x), vals.push_back(~x);
   for (int rep = 0; rep < 2; ++rep)
     for (size_t i = 0; i < pre.size(); ++i) ops.push_back(WX_OP_FIND), keys.push_back(pre[i]), vals.push_back(0);
   for (size_t i = keys.size() - 1; i > 0; --i) {
-    size_t j = r.below(i + 1);
+    const size_t j = r.below(i + 1);
     std::swap(keys[i], keys[j]);
     std::swap(ops[i], ops[j]);
     std::swap(vals[i], vals[j]);
   }
-  o = mixed(*t, ops, keys, vals);
-  std::unordered_map<uint32_t, uint32_t> oracle;
+  const Bytes o = mixed<Tr>(*t, ops, keys, vals);
+  Oracle<K> oracle;
   for (size_t i = 0; i < pre.size(); ++i) oracle[pre[i]] = pv[i];
   size_t full = 0;
   for (size_t i = 0; i < keys.size(); ++i) {
     if (ops[i] == WX_OP_FIND) {
-      CHECK_MSG(o[i] == WX_OUT_FOUND, "resident key %u missed during moves (outcome %d)", keys[i], o[i]);
-      CHECK(vals[i] == oracle[keys[i]]);
+      CHECK_MSG(o[i] == WX_OUT_FOUND, "resident key %llx missed during moves (outcome %d)", ull(keys[i]), o[i]);
+      CHECK_MSG(vals[i] == oracle[keys[i]], "resident key %llx: value %llx, expected %llx", ull(keys[i]),
+                ull(vals[i]), ull(oracle[keys[i]]));
     } else {
       CHECK(o[i] == WX_OUT_INSERTED || o[i] == WX_OUT_FULL);
-      if (o[i] == WX_OUT_INSERTED) oracle[keys[i]] = keys[i] + 1;
       full += o[i] == WX_OUT_FULL;
     }
   }
+  for (size_t i = 0; i < keys.size(); ++i)
+    if (ops[i] == WX_OP_INSERT && o[i] == WX_OUT_INSERTED) oracle[keys[i]] = ~keys[i];
   wx_stats s1{};
   t->stats(&s1);
   std::printf("  moves: %llu displacements during the mixed launch, %zu full\n",
-              (unsigned long long)(s1.displacements - s0.displacements), full);
+              ull(s1.displacements - s0.displacements), full);
   CHECK(s1.displacements > s0.displacements);
-  expect_exact(*t, oracle, "lookups during moves");
+  expect_exact<Tr>(*t, oracle, "lookups during moves");
   std::printf("ok lookups_during_moves\n");
 }
 
-// Mixed batch over a small key universe: per key, the net effect of the outcomes matches the final
-// state, outcomes are legal, found values were written for that key. `universe` small = hot keys.
-// group > 0: the table runs mixed batches with that many rounds per warp chunk at any batch size
-// (WIXLIB_GLHT_MIXED_GROUP), so small cases, the sanitizer runs' included, take the grouped path.
-void test_mixed(size_t n, size_t universe, int p_ins, int p_del, int p_find, uint64_t step, int group = 0) {
+// `universe` distinct keys for the mixed tests: random at 32 bits; at 64 bits keys above 2^32 whose
+// low halves cycle through the 32-bit sentinels.
+template <class Tr, class K = typename Width<Tr>::K>
+std::vector<K> universe_keys(wxsuite::Rng& r, size_t universe) {
+  if constexpr (Tr::kWide) {
+    std::vector<K> u(universe);
+    for (uint64_t i = 0; i < universe; ++i) {
+      const uint32_t low = i % 3 == 0 ? 0xFFFFFFFFu : i % 3 == 1 ? 0xFFFFFFFEu : (uint32_t)i;
+      u[i] = ((i + 1) << 32) | low;
+    }
+    return u;
+  } else {
+    return unique_keys<Tr>(r, universe);
+  }
+}
+
+// Concurrent mixed batches of n ops over `universe` keys (hot when small), each checked per key
+// (suite/linearizability.hpp): some sequential order of the key's ops, from the state before the
+// batch, explains every outcome, every found value and the state after; values are unique per op, so
+// a torn or foreign value fails. group > 0: the table runs mixed batches with that many rounds per
+// warp chunk at any batch size (wx_config.mixed_group), so small cases, the sanitizer runs'
+// included, take the grouped path.
+template <class Tr>
+void test_mixed(size_t n, size_t universe, int p_ins, int p_del, int p_find, uint64_t step, int batches,
+                int group = 0) {
+  using W = Width<Tr>;
+  using K = typename W::K;
   wxsuite::Rng r(wxsuite::sub_seed(g_seed, step));
-  auto t = [&] {
-    EnvGuard g("WIXLIB_GLHT_MIXED_GROUP", std::to_string(group));  // 0: by batch size, as unset
-    return make(universe, 0.8, WX_GROW_AUTO);
-  }();
-  auto u = unique_keys(r, universe);
-  std::unordered_map<uint32_t, uint32_t> start;
-  std::vector<uint32_t> pk, pv;
-  for (size_t i = 0; i < universe; i += 2) pk.push_back(u[i]), pv.push_back(u[i] ^ 0xA5A5A5A5u), start[u[i]] = pk.back() ^ 0xA5A5A5A5u;
-  insert(*t, pk, pv);
-  std::vector<uint8_t> ops(n);
-  std::vector<uint32_t> keys(n), vals(n);
+  Tuning tuning;
+  tuning.mixed_group = group;  // 0: by batch size
+  auto t = make<Tr>(universe, 0.8, WX_GROW_AUTO, tuning);
+  const std::vector<K> u = universe_keys<Tr>(r, universe);
+  Oracle<K> state;
+  std::vector<K> pk, pv;
+  for (size_t i = 0; i < universe; i += 2) pk.push_back(u[i]), pv.push_back(W::value(r)), state[u[i]] = pv.back();
+  CHECK(count_eq(insert<Tr>(*t, pk, pv), WX_OUT_INSERTED) == pk.size());
   const int total = p_ins + p_del + p_find;
-  for (size_t i = 0; i < n; ++i) {
-    keys[i] = u[r.below(universe)];
-    int x = (int)r.below(total);
-    ops[i] = x < p_ins ? (r.below(2) ? WX_OP_INSERT : WX_OP_INSERT_OR_ASSIGN) : x < p_ins + p_del ? WX_OP_ERASE : WX_OP_FIND;
-    vals[i] = (ops[i] == WX_OP_FIND) ? 0xFFFFFFFFu : (uint32_t)i;
-  }
-  auto in_vals = vals;
-  auto o = mixed(*t, ops, keys, vals);
-  std::unordered_map<uint32_t, int64_t> net;
-  std::unordered_map<uint32_t, std::unordered_set<uint32_t>> written;
-  for (size_t i = 0; i < n; ++i) {
-    const uint8_t op = ops[i], out = o[i];
-    switch (op) {
-      case WX_OP_INSERT: CHECK(out == WX_OUT_INSERTED || out == WX_OUT_PRESENT); break;
-      case WX_OP_INSERT_OR_ASSIGN: CHECK(out == WX_OUT_INSERTED || out == WX_OUT_ASSIGNED); break;
-      case WX_OP_ERASE: CHECK(out == WX_OUT_ERASED || out == WX_OUT_NOT_FOUND); break;
-      default: CHECK(out == WX_OUT_FOUND || out == WX_OUT_NOT_FOUND); break;
+  const std::string where = "mixed universe " + std::to_string(universe);
+  for (int bi = 0; bi < batches; ++bi) {
+    Bytes ops(n);
+    std::vector<K> keys(n), vals(n);
+    for (size_t i = 0; i < n; ++i) {
+      keys[i] = u[r.below(universe)];
+      const int x = (int)r.below(total);
+      ops[i] = x < p_ins ? (r.below(2) ? WX_OP_INSERT : WX_OP_INSERT_OR_ASSIGN) : x < p_ins + p_del ? WX_OP_ERASE : WX_OP_FIND;
+      // Unique per op (an odd multiplier is a bijection at either width), varying per batch.
+      vals[i] = K(((uint64_t)(bi + 1) << 56) ^ ((uint64_t)i * 0x9E3779B97F4A7C15ull) ^ (0x5A5A0000A5A5ull * (bi + 1)));
+      if (vals[i] == W::kNF) vals[i] ^= 1;  // find's answer must tell present from absent
     }
-    if (out == WX_OUT_INSERTED) ++net[keys[i]];
-    if (out == WX_OUT_ERASED) --net[keys[i]];
-    if (out == WX_OUT_INSERTED || out == WX_OUT_ASSIGNED) written[keys[i]].insert(in_vals[i]);
-  }
-  // Final state.
-  std::vector<uint32_t> fv = find(*t, u);
-  std::vector<uint8_t> present = contains(*t, u);
-  size_t live = 0;
-  for (size_t i = 0; i < universe; ++i) {
-    const uint32_t k = u[i];
-    const int64_t was = start.count(k), now = present[i];
-    CHECK_MSG(now - was == net[k], "key %u: start %lld end %lld net outcomes %lld", k, (long long)was,
-              (long long)now, (long long)net[k]);
-    live += now;
-    if (now) {
-      const bool ok = written[k].count(fv[i]) || (start.count(k) && start[k] == fv[i]);
-      CHECK_MSG(ok, "key %u ends with value %u never written for it", k, fv[i]);
+    const std::vector<K> in_vals = vals;
+    BatchResult res;
+    const Bytes o = mixed<Tr>(*t, ops, keys, vals, &res);
+    CHECK(res.full == 0 && res.invalid == 0);
+    // State after: find (values) and contains (presence) of the whole universe.
+    const std::vector<K> fv = find<Tr>(*t, u);
+    const Bytes present = contains<Tr>(*t, u);
+    wxsuite::MapStateT<K> before, after;
+    before.map = state;
+    for (size_t j = 0; j < universe; ++j) {
+      CHECK_MSG((fv[j] != W::kNF) == (present[j] == 1), "key %llx: find and contains disagree", ull(u[j]));
+      if (present[j]) after.map[u[j]] = fv[j];
     }
-  }
-  for (size_t i = 0; i < n; ++i)
-    if (ops[i] == WX_OP_FIND && o[i] == WX_OUT_FOUND) {
-      const uint32_t k = keys[i];
-      const bool ok = written[k].count(vals[i]) || (start.count(k) && start[k] == vals[i]);
-      CHECK_MSG(ok, "find of key %u returned %u, never written for it", k, vals[i]);
-    } else if (ops[i] == WX_OP_FIND) {
-      CHECK(vals[i] == 0xFFFFFFFFu);  // a miss leaves the value alone
+    // Keys without ops keep their state.
+    std::unordered_set<K> touched(keys.begin(), keys.end());
+    for (size_t j = 0; j < universe; ++j) {
+      if (touched.count(u[j])) continue;
+      auto b = state.find(u[j]), a = after.map.find(u[j]);
+      const bool p0 = b != state.end(), p1 = a != after.map.end();
+      CHECK_MSG(p0 == p1 && (!p0 || b->second == a->second), "key %llx changed without ops", ull(u[j]));
     }
-  check_clean(*t, "mixed", (int64_t)live);
-  std::printf("ok mixed n=%zu universe=%zu [%d,%d,%d]%s\n", n, universe, p_ins, p_del, p_find,
+    wxsuite::BatchRecordT<K> rec;
+    rec.ops = ops.data();
+    rec.keys = keys.data();
+    rec.values_before = in_vals.data();
+    rec.values_after = vals.data();
+    rec.outcomes = o.data();
+    rec.n = n;
+    const wxsuite::Verdict verdict = wxsuite::check_linearizable(rec, before, after);
+    if (!verdict.ok) wxsuite::print_verdict(verdict, (where + " batch " + std::to_string(bi)).c_str());
+    CHECK(verdict.ok);
+    state = after.map;
+    expect_exact<Tr>(*t, state, where);
+  }
+  std::printf("ok mixed n=%zu universe=%zu [%d,%d,%d] x%d%s\n", n, universe, p_ins, p_del, p_find, batches,
               group > 0 ? (" group " + std::to_string(group)).c_str() : "");
 }
 
-void test_growth(size_t n) {
-  wxsuite::Rng r(wxsuite::sub_seed(g_seed, 8));
-  auto t = make(1000, 0.9, WX_GROW_AUTO);
-  auto k = unique_keys(r, n);
-  std::vector<uint32_t> v(n);
-  for (auto& x : v) x = r.u32();
-  BatchResult res;
-  auto o = insert(*t, k, v, &res);
-  CHECK_MSG(count_eq(o, WX_OUT_INSERTED) == n && res.full == 0, "growth: %zu of %zu", count_eq(o, WX_OUT_INSERTED), n);
-  std::unordered_map<uint32_t, uint32_t> oracle;
+// Through the public C API with host arrays (staged at the table's width) and device arrays: insert,
+// find with the full-width not_found, batch, erase, retrieve_all, size; at 64 bits pre-hashed calls
+// refused.
+template <class Tr>
+void test_c_api(size_t n) {
+  using W = Width<Tr>;
+  using K = typename W::K;
+  wxsuite::Rng r(wxsuite::sub_seed(g_seed, 40));
+  wx_config c;
+  CHECK_OK(wx_config_init(&c, WX_KIND_GLHT));
+  c.key_bits = c.value_bits = W::kBits;
+  c.capacity = 64;  // grows during the inserts
+  wx_table* t = nullptr;
+  CHECK_OK(wx_table_create(&c, &t));
+  const std::vector<K> k = unique_keys<Tr>(r, n);
+  std::vector<K> v(n);
+  for (auto& x : v) x = W::value(r);
+  Bytes o(n);
+  CHECK_OK(wx_insert(t, k.data(), v.data(), n, o.data(), WX_MEM_HOST, nullptr));
+  CHECK(count_eq(o, WX_OUT_INSERTED) == n);
+  uint64_t size = 0;
+  CHECK_OK(wx_size(t, &size));
+  CHECK(size == n);
+  std::unordered_set<K> have(k.begin(), k.end());
+  std::vector<K> probe(k.begin(), k.begin() + n / 2), absent = unique_keys<Tr>(r, n / 2, &have);
+  for (auto x : absent) probe.push_back(x);
+  std::vector<K> got(probe.size());
+  CHECK_OK(wx_find(t, probe.data(), got.data(), probe.size(), W::kNF, WX_MEM_HOST, nullptr));
+  Oracle<K> oracle;
   for (size_t i = 0; i < n; ++i) oracle[k[i]] = v[i];
-  CHECK(t->resizes() >= 1);
-  CHECK((double)t->size() <= 0.9 * (double)t->homes());
-  expect_exact(*t, oracle, "growth");
-  expect_found(*t, oracle, "growth");
-  std::printf("  growth: %zu keys, %llu resizes, %llu homes\n", n, (unsigned long long)t->resizes(),
-              (unsigned long long)t->homes());
-  // resize up, resize to the size, clear.
-  t->resize(n * 4);
-  expect_exact(*t, oracle, "resize up");
-  t->resize(n);
-  expect_exact(*t, oracle, "resize down");
-  t->clear();
-  CHECK(t->size() == 0);
-  auto f = find(*t, k);
-  for (auto x : f) CHECK(x == kNF);
-  check_clean(*t, "clear", 0);
-  // No growth: FULL counted, everything placed is there.
-  auto t2 = make(1000, 0.9, WX_GROW_NEVER);
-  std::vector<uint32_t> k2(k.begin(), k.begin() + std::min<size_t>(n, 4000)), v2(k2.size(), 3);
-  o = insert(*t2, k2, v2, &res);
-  const size_t ins = count_eq(o, WX_OUT_INSERTED);
-  CHECK(res.full > 0 && ins + res.full == k2.size() && count_eq(o, WX_OUT_FULL) == res.full);
-  CHECK(t2->size() == ins && t2->homes() == t2->capacity());
-  check_clean(*t2, "grow never", (int64_t)ins);
-  std::printf("ok growth\n");
+  for (size_t i = 0; i < probe.size(); ++i) {
+    auto it = oracle.find(probe[i]);
+    CHECK(got[i] == (it == oracle.end() ? W::kNF : it->second));
+  }
+  // Device arrays.
+  Dev<K> dk(probe), dv(probe.size());
+  CHECK_OK(wx_find(t, dk.p, dv.p, probe.size(), W::kNF, WX_MEM_DEVICE, nullptr));
+  CHECK(dv.get() == got);
+  // A mixed batch: assign the first key, erase the second, find the third, reserved key rejected.
+  Bytes ops = {WX_OP_INSERT_OR_ASSIGN, WX_OP_ERASE, WX_OP_FIND, WX_OP_INSERT};
+  const K assigned = K(0x1111222233334444ull);
+  std::vector<K> bk = {k[0], k[1], k[2], W::kEmpty}, bv = {assigned, 0, 0, 5};
+  Bytes bo(4);
+  CHECK_STATUS(wx_batch(t, ops.data(), bk.data(), bv.data(), 4, bo.data(), WX_MEM_HOST, nullptr), WX_ERR_INVALID_KEY);
+  CHECK(bo[0] == WX_OUT_ASSIGNED && bo[1] == WX_OUT_ERASED && bo[2] == WX_OUT_FOUND && bo[3] == WX_OUT_INVALID_KEY);
+  CHECK(bv[2] == v[2]);
+  oracle[k[0]] = assigned;
+  oracle.erase(k[1]);
+  // retrieve_all into host arrays equals the oracle.
+  CHECK_OK(wx_size(t, &size));
+  CHECK(size == oracle.size());
+  std::vector<K> rk(size), rv(size);
+  uint64_t count = 0;
+  CHECK_OK(wx_retrieve_all(t, rk.data(), rv.data(), size, &count, WX_MEM_HOST, nullptr));
+  CHECK(count == size);
+  std::unordered_set<K> seen;
+  for (uint64_t i = 0; i < count; ++i) {
+    auto it = oracle.find(rk[i]);
+    CHECK_MSG(it != oracle.end() && it->second == rv[i] && seen.insert(rk[i]).second, "retrieve_all pair %llx",
+              ull(rk[i]));
+  }
+  CHECK_OK(wx_erase(t, k.data(), n, o.data(), WX_MEM_HOST, nullptr));
+  CHECK(count_eq(o, WX_OUT_ERASED) == n - 1 && o[1] == WX_OUT_NOT_FOUND);
+  CHECK_OK(wx_size(t, &size));
+  CHECK(size == 0);
+  if constexpr (Tr::kWide) {
+    std::vector<uint64_t> h(n);
+    CHECK_STATUS(wx_hash_keys(t, k.data(), h.data(), n, WX_MEM_HOST, nullptr), WX_ERR_UNSUPPORTED);
+  }
+  CHECK_OK(wx_table_destroy(t));
+  std::printf("ok c_api\n");
 }
 
 // Out of device memory during growth: WX_ERR_OUT_OF_MEMORY, the table intact and usable.
+template <class Tr>
 void test_oom() {
+  using K = typename Width<Tr>::K;
   wxsuite::Rng r(wxsuite::sub_seed(g_seed, 9));
   const size_t n = size_t(1) << 20;
-  auto t = make(n, 0.9, WX_GROW_AUTO);
-  auto k = unique_keys(r, 2 * n);
-  std::vector<uint32_t> k1(k.begin(), k.begin() + n), k2(k.begin() + n, k.end());
-  auto o = insert(*t, k1, k1);
+  auto t = make<Tr>(n, 0.9, WX_GROW_AUTO);
+  const std::vector<K> k = unique_keys<Tr>(r, 2 * n);
+  std::vector<K> k1(k.begin(), k.begin() + n), k2(k.begin() + n, k.end());
+  auto o = insert<Tr>(*t, k1, k1);
   CHECK(count_eq(o, WX_OUT_INSERTED) == n);
   // Hold almost all free device memory (the batch buffers below are allocated first).
-  Dev<uint32_t> dk(k2), dv(k2);
+  Dev<K> dk(k2), dv(k2);
   Dev<uint8_t> doc(n);
   std::vector<void*> hog;
   for (size_t chunk = size_t(1) << 30; chunk >= (size_t(1) << 20); chunk /= 2) {
@@ -588,23 +964,26 @@ void test_oom() {
   }
   for (void* p : hog) cudaFree(p);
   CHECK_MSG(status == WX_ERR_OUT_OF_MEMORY, "growth without memory gave status %d", status);
-  o = doc.down();
-  std::unordered_map<uint32_t, uint32_t> oracle;
+  o = doc.get();
+  Oracle<K> oracle;
   for (auto x : k1) oracle[x] = x;
   for (size_t i = 0; i < n; ++i) {
     CHECK(o[i] == WX_OUT_INSERTED || o[i] == WX_OUT_FULL);
     if (o[i] == WX_OUT_INSERTED) oracle[k2[i]] = k2[i];
   }
   CHECK(count_eq(o, WX_OUT_FULL) > 0);
-  expect_exact(*t, oracle, "after oom");
+  expect_exact<Tr>(*t, oracle, "after oom");
   // Usable: the FULL ones go in now that memory is back.
   t->insert(b);
   for (auto x : k2) oracle[x] = x;
-  expect_exact(*t, oracle, "after oom retry");
+  expect_exact<Tr>(*t, oracle, "after oom retry");
   std::printf("ok oom\n");
 }
 
 // ------------------------------------------------------------------------------------------------
+// Throughput probe (32-bit table).
+using wx::glht::Narrow;
+
 void perf(int log2n) {
   const size_t n = size_t(1) << log2n;
   wxsuite::Rng r(wxsuite::sub_seed(g_seed, 99));
@@ -623,7 +1002,7 @@ void perf(int log2n) {
   for (size_t i = 0; i < n; ++i) vals[i] = (uint32_t)i;
   Dev<uint32_t> dk(in), da(absent), dv(vals), dout(n);
   Dev<uint8_t> doc(n);
-  auto t = make(n, 0.8, WX_GROW_NEVER);  // no rehash inside timed calls
+  auto t = make<Narrow>(n, 0.8, WX_GROW_NEVER);  // no rehash inside timed calls
   wx_stats st{};
   auto gops = [&](uint64_t ops) {
     t->stats(&st);
@@ -646,7 +1025,7 @@ void perf(int log2n) {
   f.stream = g_stream;
   f.n = n;
   f.values_out = dout.p;
-  f.not_found = kNF;
+  f.not_found = Width<Narrow>::kNF;
   double g_fp = 0, g_fa = 0, g_c = 0;
   for (int rep = 0; rep < 3; ++rep) {
     f.keys = dk.p;
@@ -663,10 +1042,10 @@ void perf(int log2n) {
   c.outcomes = doc.p;
   t->contains(c);
   g_c = gops(n);
-  CHECK(count_eq(doc.down(), 1) == n);
+  CHECK(count_eq(doc.get(), 1) == n);
   f.keys = dk.p;
   t->find(f);
-  auto fv = dout.down();
+  auto fv = dout.get();
   for (size_t i = 0; i < n; ++i) CHECK(fv[i] == vals[i]);
   Batch e;
   e.stream = g_stream;
@@ -675,13 +1054,12 @@ void perf(int log2n) {
   e.outcomes = doc.p;
   t->erase(e);
   double g_er = gops(n);
-  CHECK(t->size() == 0 && count_eq(doc.down(), WX_OUT_ERASED) == n);
+  CHECK(t->size() == 0 && count_eq(doc.get(), WX_OUT_ERASED) == n);
   double g_ins2 = ins();
-  check_clean(*t, "perf fill", (int64_t)n);
+  check_clean<Narrow>(*t, "perf fill", (int64_t)n);
   t->stats(&st);
-  std::printf("PERF n=2^%d homes=%llu LF=%.3f displacements=%llu stashed=%llu\n", log2n,
-              (unsigned long long)st.capacity, (double)n / st.capacity, (unsigned long long)st.displacements,
-              (unsigned long long)st.stash_used);
+  std::printf("PERF n=2^%d homes=%llu LF=%.3f displacements=%llu stashed=%llu\n", log2n, ull(st.capacity),
+              (double)n / st.capacity, ull(st.displacements), ull(st.stash_used));
   // Mixed batches of 2^(log2n-2) ops on the full table: inserts of absent keys, erases of present
   // keys, finds of present keys (half of them absent by the time they run for erased ones).
   const size_t m = n / 4;
@@ -708,23 +1086,21 @@ void perf(int log2n) {
     mb.outcomes = dmo.p;
     t->batch(mb);
     g_mix[mi] = gops(m);
-    check_clean(*t, "perf mixed");
+    check_clean<Narrow>(*t, "perf mixed");
   }
   std::printf("PERF insert %.2f (refill %.2f) | find present %.2f | find absent %.2f | contains %.2f | erase %.2f | "
               "mixed[20,20,60] %.2f | mixed[40,40,20] %.2f  G ops/s (kernel time)\n",
               g_ins, g_ins2, g_fp, g_fa, g_c, g_er, g_mix[0], g_mix[1]);
 }
 
-}  // namespace
-
-// ---- bulk build (glht_build.cu): inserts into an empty table placed by sorting. Tables made while
-// WIXLIB_GLHT_BUILD_MIN=1 (EnvGuard) build every insert batch into an empty table, whatever its size.
+// ---- bulk build (glht_build.cu, 32-bit tables): inserts into an empty table placed by sorting.
+// Tables made with wx_config.build_min = 1 build every insert batch into an empty table, whatever
+// its size.
 
 // Checks a batch's insert outcomes against its keys: per user key exactly one INSERTED whose value
-// the table holds, every other copy PRESENT (or FULL when `full_ok`), reserved keys INVALID_KEY.
-void expect_insert_outcomes(GlhtTable& t, const std::vector<uint32_t>& k, const std::vector<uint32_t>& v,
-                            const std::vector<uint8_t>& o, std::unordered_map<uint32_t, uint32_t>& oracle,
-                            const char* where) {
+// the table holds, every other copy PRESENT, reserved keys INVALID_KEY.
+void expect_insert_outcomes(TableT<Narrow>& t, const std::vector<uint32_t>& k, const std::vector<uint32_t>& v,
+                            const Bytes& o, Oracle<uint32_t>& oracle, const char* where) {
   std::unordered_map<uint32_t, size_t> winner;
   for (size_t i = 0; i < k.size(); ++i) {
     if (k[i] >= 0xFFFFFFFEu) {
@@ -738,156 +1114,162 @@ void expect_insert_outcomes(GlhtTable& t, const std::vector<uint32_t>& k, const 
   }
   for (size_t i = 0; i < k.size(); ++i)
     if (k[i] < 0xFFFFFFFEu) CHECK_MSG(winner.count(k[i]), "%s: no copy of key %u INSERTED", where, k[i]);
-  expect_exact(t, oracle, where);
+  expect_exact<Narrow>(t, oracle, where);
 }
 
 void test_bulk_build(size_t n) {
   wxsuite::Rng r(wxsuite::sub_seed(g_seed, 20));
-  EnvGuard guard("WIXLIB_GLHT_BUILD_MIN", "1");
+  Tuning build_all;
+  build_all.build_min = 1;
+  auto make_b = [&](uint64_t capacity, double lf, int grow) { return make<Narrow>(capacity, lf, grow, build_all); };
   // Unique keys at three fills, then erase everything and build again (versions are no longer 0).
   for (double lf : {0.5, 0.8, 0.9}) {
-    auto t = make(n, lf, WX_GROW_AUTO);
-    std::unordered_map<uint32_t, uint32_t> oracle;
+    auto t = make_b(n, lf, WX_GROW_AUTO);
+    Oracle<uint32_t> oracle;
     for (int round = 1; round <= 2; ++round) {
-      auto k = unique_keys(r, n);
+      auto k = unique_keys<Narrow>(r, n);
       std::vector<uint32_t> v(n);
       for (auto& x : v) x = r.u32();
-      auto o = insert(*t, k, v);
-      CHECK_MSG(t->builds() == (uint64_t)round, "lf %.1f: %llu builds", lf, (unsigned long long)t->builds());
+      auto o = insert<Narrow>(*t, k, v);
+      CHECK_MSG(t->builds() == (uint64_t)round, "lf %.1f: %llu builds", lf, ull(t->builds()));
       expect_insert_outcomes(*t, k, v, o, oracle, "build unique");
-      CHECK(count_eq(erase(*t, k), WX_OUT_ERASED) == n);
+      CHECK(count_eq(erase<Narrow>(*t, k), WX_OUT_ERASED) == n);
       oracle.clear();
-      check_clean(*t, "build erased", 0);
+      check_clean<Narrow>(*t, "build erased", 0);
     }
   }
   // Duplicates (a quarter of the keys come 2-5 times, each copy with its own value) and reserved
   // keys, shuffled.
   {
-    auto t = make(n, 0.8, WX_GROW_AUTO);
-    auto base = unique_keys(r, n / 2);
+    auto t = make_b(n, 0.8, WX_GROW_AUTO);
+    auto base = unique_keys<Narrow>(r, n / 2);
     std::vector<uint32_t> k, v;
     for (auto x : base)
       for (int c = r.below(4) ? 1 : 2 + (int)r.below(4); c > 0; --c) k.push_back(x), v.push_back(r.u32());
     for (int i = 0; i < 40; ++i) k.push_back(0xFFFFFFFEu + (i & 1)), v.push_back(i);
-    for (size_t i = k.size() - 1; i > 0; --i) {
-      size_t j = r.below(i + 1);
-      std::swap(k[i], k[j]);
-      std::swap(v[i], v[j]);
-    }
+    shuffle_together(r, k, v);
     BatchResult res;
-    std::unordered_map<uint32_t, uint32_t> oracle;
-    auto o = insert(*t, k, v, &res);
-    CHECK_MSG(t->builds() == 1 && res.invalid == 40, "builds %llu invalid %llu", (unsigned long long)t->builds(),
-              (unsigned long long)res.invalid);
+    Oracle<uint32_t> oracle;
+    auto o = insert<Narrow>(*t, k, v, &res);
+    CHECK_MSG(t->builds() == 1 && res.invalid == 40, "builds %llu invalid %llu", ull(t->builds()), ull(res.invalid));
     expect_insert_outcomes(*t, k, v, o, oracle, "build duplicates");
   }
   // Overflowing windows: 80 keys of one home among random keys. 32 are placed by the build; the rest
   // go to the normal passes (displacement, stash). Key 0 of the run comes again last (its first copy
   // is placed, the second overflows) and key 40 twice (both copies overflow).
   for (int last = 0; last < 2; ++last) {
-    auto t = make(n, 0.8, WX_GROW_AUTO);
+    auto t = make_b(n, 0.8, WX_GROW_AUTO);
     const uint64_t nb = t->homes();
-    auto crowd = keys_with_home(last ? nb - 1 : nb / 2, nb, 80);
+    auto crowd = Width<Narrow>::keys_with_home(last ? nb - 1 : nb / 2, nb, 80, 0);
     std::unordered_set<uint32_t> avoid(crowd.begin(), crowd.end());
-    auto k = unique_keys(r, n / 2, &avoid);
+    auto k = unique_keys<Narrow>(r, n / 2, &avoid);
     k.insert(k.end(), crowd.begin(), crowd.end());
     k.push_back(crowd[0]);
     k.push_back(crowd[40]);
     std::vector<uint32_t> v(k.size());
     for (auto& x : v) x = r.u32();
-    std::unordered_map<uint32_t, uint32_t> oracle;
-    auto o = insert(*t, k, v);
+    Oracle<uint32_t> oracle;
+    auto o = insert<Narrow>(*t, k, v);
     CHECK(t->builds() == 1);
     expect_insert_outcomes(*t, k, v, o, oracle, "build overflow");
   }
   // The same crowd with WX_GROW_NEVER in a small table: 32 in the window, 32 in the stash, 16 FULL.
   {
-    auto t = make(4096, 0.8, WX_GROW_NEVER);
-    auto k = keys_with_home(100, t->homes(), 80);
+    auto t = make_b(4096, 0.8, WX_GROW_NEVER);
+    auto k = Width<Narrow>::keys_with_home(100, t->homes(), 80, 0);
     BatchResult res;
-    auto o = insert(*t, k, k, &res);
+    auto o = insert<Narrow>(*t, k, k, &res);
     CHECK_MSG(t->builds() == 1 && count_eq(o, WX_OUT_INSERTED) == 64 && res.full == 16 && count_eq(o, WX_OUT_FULL) == 16,
-              "builds %llu inserted %zu full %llu", (unsigned long long)t->builds(), count_eq(o, WX_OUT_INSERTED),
-              (unsigned long long)res.full);
-    check_clean(*t, "build crowd full", 64);
+              "builds %llu inserted %zu full %llu", ull(t->builds()), count_eq(o, WX_OUT_INSERTED), ull(res.full));
+    check_clean<Narrow>(*t, "build crowd full", 64);
     wx_stats st{};
     t->stats(&st);
-    CHECK_MSG(st.stash_used == 32, "stash %llu", (unsigned long long)st.stash_used);
+    CHECK_MSG(st.stash_used == 32, "stash %llu", ull(st.stash_used));
   }
   // A table made for 1000 keys takes n at once: resized before the build, not grown by doublings.
   {
-    auto t = make(1000, 0.8, WX_GROW_AUTO);
-    auto k = unique_keys(r, n);
+    auto t = make_b(1000, 0.8, WX_GROW_AUTO);
+    auto k = unique_keys<Narrow>(r, n);
     std::vector<uint32_t> v(n);
     for (auto& x : v) x = r.u32();
-    std::unordered_map<uint32_t, uint32_t> oracle;
-    auto o = insert(*t, k, v);
-    CHECK_MSG(t->builds() == 1 && t->resizes() == 1, "builds %llu resizes %llu", (unsigned long long)t->builds(),
-              (unsigned long long)t->resizes());
+    Oracle<uint32_t> oracle;
+    auto o = insert<Narrow>(*t, k, v);
+    CHECK_MSG(t->builds() == 1 && t->resizes() == 1, "builds %llu resizes %llu", ull(t->builds()), ull(t->resizes()));
     expect_insert_outcomes(*t, k, v, o, oracle, "build after resize");
   }
   // 3n/4 copies of 8 keys: more exceptional keys than the build tracks (half of the largest power
   // of two <= 2 x 3n/4, i.e. n/2), so the table is given back empty and the batch runs the normal way.
   {
     const size_t m = n / 4 * 3;
-    auto t = make(m, 0.8, WX_GROW_AUTO);
+    auto t = make_b(m, 0.8, WX_GROW_AUTO);
     std::vector<uint32_t> k(m), v(m);
-    auto few = unique_keys(r, 8);
+    auto few = unique_keys<Narrow>(r, 8);
     for (size_t i = 0; i < m; ++i) k[i] = few[r.below(8)], v[i] = r.u32();
-    std::unordered_map<uint32_t, uint32_t> oracle;
-    auto o = insert(*t, k, v);
-    CHECK_MSG(t->builds() == 0, "builds %llu", (unsigned long long)t->builds());
+    Oracle<uint32_t> oracle;
+    auto o = insert<Narrow>(*t, k, v);
+    CHECK_MSG(t->builds() == 0, "builds %llu", ull(t->builds()));
     expect_insert_outcomes(*t, k, v, o, oracle, "build given up");
   }
   std::printf("ok bulk build\n");
 }
 
-int main() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    const char* req = std::getenv("WIXLIB_REQUIRE_GPU");
-    if (req && std::string(req) == "1") {
-      std::fprintf(stderr, "FAIL: no CUDA device\n");
-      return 1;
-    }
-    std::fprintf(stderr, "SKIP: no CUDA device\n");
-    return wxtest::kSkip;
+// Every test of one width. n: keys of the large cases.
+template <class Tr>
+void run_all(const wxsuite::Env& env, size_t n) {
+  if constexpr (!Tr::kWide) {
+    if (env.wants("build")) test_bulk_build(n);
   }
-  wxsuite::Env env = wxsuite::read_env("gpu_glht_invariants");
+  if (!env.wants("core")) return;  // WIXLIB_PARTS=build: the bulk build only (compute-sanitizer)
+  test_edges<Tr>();
+  test_c_api<Tr>(env.small ? 5000 : 200000);
+  test_basic<Tr>(n);
+  test_duplicates<Tr>(env.small ? 500 : 4000, env.small ? 16 : 64);
+  test_collisions<Tr>();
+  test_dense<Tr>(n, false);
+  test_dense<Tr>(n, true);
+  uint64_t step = 20;
+  for (double lf : {0.5, 0.8, 0.9}) test_oracle<Tr>(n, lf, ++step);
+  test_lookups_during_moves<Tr>(n);
+  test_mixed<Tr>(n, n / 4, 20, 20, 60, 11, 2);
+  test_mixed<Tr>(n, n / 4, 40, 40, 20, 12, 2);
+  test_mixed<Tr>(n, n / 4, 20, 20, 60, 14, 1, 8);  // grouped by op kind, 8 rounds per warp
+  test_mixed<Tr>(n / 16, 64, 40, 40, 20, 13, 1);   // hot keys
+  test_mixed<Tr>(n / 16, 64, 40, 40, 20, 15, 1, 8);
+  test_mixed<Tr>(n / 4, 101, 40, 40, 20, 33, 3);   // hot keys [0,100]
+  test_mixed<Tr>(n / 4, 1001, 40, 40, 20, 34, 3);  // hot keys [0,1000]
+  test_mixed<Tr>(n / 4, 101, 20, 20, 60, 35, 3);
+  test_growth<Tr>(env.small ? 20000 : 300000);
+  // test_oom holds nearly all free device memory for a moment: GLHT_SKIP_OOM=1 when GPU tests run
+  // in parallel on one device.
+  if (!env.small && !wxsuite::glht_skip_oom()) test_oom<Tr>();
+}
+
+}  // namespace
+
+int main() {
+  using Tr = std::conditional_t<WX_TEST_KEY_BITS == 64, wx::glht::Wide, wx::glht::Narrow>;
+  wxtest::require_cuda_device();
+  const wxsuite::Env env = wxsuite::read_env(Width<Tr>::name());
   g_seed = env.seed;
   CUDA_OK(cudaStreamCreate(&g_stream));
-  const size_t n = env.small ? (size_t(1) << 16) : (size_t(1) << 20);
-  const char* only_perf = std::getenv("GLHT_ONLY_PERF");
+  const size_t n = env.small ? (Tr::kWide ? size_t(1) << 14 : size_t(1) << 16) : (size_t(1) << 20);
   try {
-    if (only_perf && *only_perf == '1') {
-      perf(std::atoi(std::getenv("GLHT_PERF_LOG2") ? std::getenv("GLHT_PERF_LOG2") : "26"));
-      return 0;
+    if constexpr (!Tr::kWide) {
+      if (wxsuite::glht_only_perf()) {
+        const int log2n = wxsuite::glht_perf_log2();
+        perf(log2n > 0 ? log2n : 26);
+        return 0;
+      }
     }
-    if (env.wants("build")) test_bulk_build(n);
-    if (!env.wants("core")) return 0;  // WIXLIB_PARTS=build: the bulk build only (compute-sanitizer)
-    test_edges();
-    test_basic(n);
-    test_duplicates(env.small ? 500 : 4000, 64);
-    test_collisions();
-    test_dense(n);
-    test_lookups_during_moves(n);
-    test_mixed(n, n / 4, 20, 20, 60, 11);
-    test_mixed(n, n / 4, 40, 40, 20, 12);
-    test_mixed(n, n / 4, 20, 20, 60, 14, 8);  // grouped by op kind, 8 rounds per warp
-    test_mixed(n / 16, 64, 40, 40, 20, 13);  // hot keys
-    test_mixed(n / 16, 64, 40, 40, 20, 15, 8);
-    test_growth(env.small ? 20000 : 300000);
-    // test_oom holds nearly all free device memory for a moment: GLHT_SKIP_OOM=1 when GPU tests run
-    // in parallel on one device.
-    const char* skip_oom = std::getenv("GLHT_SKIP_OOM");
-    if (!env.small && !(skip_oom && *skip_oom == '1')) test_oom();
-    const char* p = std::getenv("GLHT_PERF_LOG2");
-    if (p && *p) perf(std::atoi(p));
+    run_all<Tr>(env, n);
+    if constexpr (!Tr::kWide) {
+      if (env.wants("core") && wxsuite::glht_perf_log2() > 0) perf(wxsuite::glht_perf_log2());
+    }
   } catch (const wx::Error& e) {
     std::fprintf(stderr, "FAIL: wx::Error %d: %s\n", (int)e.status(), e.what());
     return 1;
   }
   cudaStreamDestroy(g_stream);
-  std::printf("gpu_glht_invariants: all passed\n");
+  std::printf("%s: all passed\n", Width<Tr>::name());
   return 0;
 }

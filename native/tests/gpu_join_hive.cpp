@@ -3,7 +3,7 @@
 
 int main() {
   wxtest::require_gpu_or_skip(WX_KIND_HIVE);
-  const bool small = std::getenv("WIXLIB_SMALL") != nullptr;
+  const bool small = wxsuite::small_run();
   wxjoin::run(WX_KIND_HIVE, small ? 20000 : 2000000);
   return 0;
 }

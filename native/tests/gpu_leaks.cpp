@@ -1,5 +1,5 @@
 // Device-memory leak and out-of-memory checks of the GPU kinds (GLHT, Hive), through the C API:
-//  1. create/destroy cycles, every 10th with insert/find (10^5 per kind, issue 6 §5; WIXLIB_SMALL=1: 200;
+//  1. create/destroy cycles, every 10th with insert/find (10^5 per kind; WIXLIB_SMALL=1: 200;
 //     WIXLIB_LEAK_CYCLES=n overrides): the device's free memory (and the process RSS, for pinned host
 //     memory) must come back to the baseline;
 //  2. grow/shrink cycles (10^3; small: 20): 2^16 inserts grow a 1024-key table, clear or erase +
@@ -27,10 +27,7 @@ constexpr int64_t kDeviceTolerance = 2 << 20;  // cudaMemGetInfo moves in 2 MiB 
 constexpr int64_t kRssTolerance = 32 << 20;    // host side: CUDA runtime caches, pinned counters
 constexpr uint64_t kHeadroom = uint64_t(256) << 20;
 
-bool small() {
-  const char* v = std::getenv("WIXLIB_SMALL");
-  return v && std::string(v) == "1";
-}
+bool small() { return wxsuite::small_run(); }
 
 const char* kind_name(int32_t kind) { return kind == WX_KIND_GLHT ? "GLHT" : "Hive"; }
 
@@ -40,14 +37,7 @@ int64_t device_free() {
   return int64_t(free_b);
 }
 
-int64_t rss_bytes() {
-  std::FILE* f = std::fopen("/proc/self/statm", "r");
-  CHECK(f != nullptr);
-  long long size = 0, resident = 0;
-  CHECK(std::fscanf(f, "%lld %lld", &size, &resident) == 2);
-  std::fclose(f);
-  return int64_t(resident) * sysconf(_SC_PAGESIZE);
-}
+using wxtest::rss_bytes;
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -224,11 +214,8 @@ int main() {
   wxtest::require_gpu_or_skip(WX_KIND_HIVE);
   // WIXLIB_SMALL=1 is the compute-sanitizer run: fewer cycles, and no out-of-memory test (the tools
   // report the intended failed cudaMalloc as an API error).
-  int cycles = small() ? 200 : 100000;
+  const int cycles = static_cast<int>(wxsuite::leak_cycles(small() ? 200 : 100000));
   const int grow_cycles = small() ? 20 : 1000;
-  if (const char* c = std::getenv("WIXLIB_LEAK_CYCLES")) {
-    if (*c) cycles = std::atoi(c);
-  }
   for (int32_t kind : {WX_KIND_GLHT, WX_KIND_HIVE}) {
     create_destroy(kind, cycles);
     grow_shrink(kind, grow_cycles);

@@ -1,5 +1,5 @@
 // Staging of host arrays for the GPU kinds (common/device_staging.cu), through the C API with
-// WX_MEM_HOST arrays: many small chunks (WIXLIB_STAGING_CHUNK=4096, ragged last chunk, pipelined
+// WX_MEM_HOST arrays: many small chunks (wx_config.staging_chunk = 4096, ragged last chunk, pipelined
 // slots reused many times), a few large chunks (parallel host copies), every bulk call, reserved keys
 // and FULL outcomes spread over chunks. Results are checked element by element against what the keys
 // must give. Skips (77) where no device exists.
@@ -28,23 +28,21 @@ std::vector<uint32_t> make_keys(uint64_t n, uint32_t salt) {
 
 uint32_t value_of(uint32_t key) { return key ^ 0x9E3779B9u; }
 
-wx_table* make_table(int32_t kind, uint64_t capacity, int32_t grow) {
+// chunk: elements per staging chunk (wx_config.staging_chunk).
+wx_table* make_table(int32_t kind, uint64_t capacity, int32_t grow, uint64_t chunk) {
   wx_config c;
   CHECK_OK(wx_config_init(&c, kind));
   c.capacity = capacity;
   c.grow = grow;
+  c.staging_chunk = chunk;
   wx_table* t = nullptr;
   CHECK_OK(wx_table_create(&c, &t));
   return t;
 }
 
-// The staging chunk is read when a table stages its first call.
-void set_chunk(uint64_t elems) { setenv("WIXLIB_STAGING_CHUNK", std::to_string(elems).c_str(), 1); }
-
 void all_calls(int32_t kind, uint64_t chunk, uint64_t n) {
-  set_chunk(chunk);
   const std::string what = std::string(kind_name(kind)) + " chunk " + std::to_string(chunk);
-  wx_table* t = make_table(kind, n / 2, WX_GROW_AUTO);  // grows inside the staged insert
+  wx_table* t = make_table(kind, n / 2, WX_GROW_AUTO, chunk);  // grows inside the staged insert
   const std::vector<uint32_t> keys = make_keys(n, 1), absent = make_keys(n, 0x40000000u);
   std::vector<uint32_t> vals(n), got(n);
   std::vector<uint8_t> out(n, 0xAB), found(n, 0xAB);
@@ -122,9 +120,8 @@ void all_calls(int32_t kind, uint64_t chunk, uint64_t n) {
 
 // GROW_NEVER and many more keys than room: FULL outcomes in many chunks, INSERTED ones all found.
 void full_over_chunks(int32_t kind) {
-  set_chunk(4096);
   const uint64_t n = 50000;
-  wx_table* t = make_table(kind, 2000, WX_GROW_NEVER);
+  wx_table* t = make_table(kind, 2000, WX_GROW_NEVER, 4096);
   const std::vector<uint32_t> keys = make_keys(n, 3);
   std::vector<uint32_t> vals(n), got(n);
   std::vector<uint8_t> out(n, 0xAB);
@@ -155,8 +152,7 @@ void full_over_chunks(int32_t kind) {
 
 int main() {
   wxtest::require_gpu_or_skip(WX_KIND_GLHT);
-  const char* small = std::getenv("WIXLIB_SMALL");
-  const bool quick = small && std::string(small) == "1";
+  const bool quick = wxsuite::small_run();
   for (int32_t kind : {WX_KIND_GLHT, WX_KIND_HIVE}) {
     all_calls(kind, 4096, 100003);  // 25 chunks, the last one ragged
     all_calls(kind, 1024, 1000);    // one chunk

@@ -1,4 +1,4 @@
-// Stress of GLHT on the GPU (issue 6 §2, the H200 part): 10^8 mixed ops in batches of 2^22 over 2^22
+// Stress of GLHT on the GPU (the part that needs a device): 10^8 mixed ops in batches of 2^22 over 2^22
 // keys, uniform and Zipf batches alternating, growth, shrink and explicit resizes interleaved, host
 // arrays and device buffers, every batch checked per key (suite/stress_test.hpp). Skips (77) without a
 // device; WIXLIB_STRESS_OPS=n changes the total; WIXLIB_SMALL=1 (compute-sanitizer) shrinks to 2^17 ops.

@@ -1,14 +1,20 @@
-// CPU table edge cases through the public C API: reserved keys, duplicates in one batch, empty
-// batches, growth, WX_GROW_NEVER, crafted collisions (H = 32 limit), resize, clear, retrieve_all,
-// absurd configurations. Structural invariants are checked on tables made with make_cpu_table.
+// CPU table edge cases through the public C API: reserved keys (32- and 64-bit tables; on 64-bit
+// ones the 32-bit sentinels are ordinary keys), duplicates in one batch, empty batches, growth,
+// WX_GROW_NEVER, crafted collisions (H = 32 limit), resize, clear, retrieve_all, absurd
+// configurations, key/value widths (64/64 accepted, mixed widths refused). Structural invariants are
+// checked on tables made with make_cpu_table, after growth and erases at both widths.
 #include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <random>
 #include <set>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "check.hpp"
+#include "cpu_tables.hpp"
 #include "suite/linearizability.hpp"
 #include "common/table.hpp"
 #include "cpu/cpu_table.hpp"
@@ -19,33 +25,11 @@ namespace {
 using Keys = std::vector<uint32_t>;
 using Bytes = std::vector<uint8_t>;
 
-wx_table* make(uint64_t capacity, double lf, int32_t grow, int32_t threads = 4) {
-  wx_config c;
-  CHECK_OK(wx_config_init(&c, WX_KIND_CPU));
-  c.capacity = capacity;
-  c.max_load_factor = lf;
-  c.grow = grow;
-  c.threads = threads;
-  wx_table* t = nullptr;
-  CHECK_OK(wx_table_create(&c, &t));
-  return t;
+wx_table* make(uint64_t capacity, double lf, int32_t grow, int32_t threads = 4, int32_t key_bits = 32) {
+  return wxtest::make_cpu_table(capacity, lf, grow, threads, key_bits);
 }
-
-uint64_t size_of(wx_table* t) {
-  uint64_t s = 0;
-  CHECK_OK(wx_size(t, &s));
-  return s;
-}
-
-std::map<uint32_t, uint32_t> dump(wx_table* t) {
-  uint64_t n = size_of(t), count = 0;
-  Keys k(n + 1), v(n + 1);
-  CHECK_OK(wx_retrieve_all(t, k.data(), v.data(), n, &count, WX_MEM_HOST, nullptr));
-  CHECK(count == n);
-  std::map<uint32_t, uint32_t> m;
-  for (uint64_t i = 0; i < n; ++i) CHECK_MSG(m.emplace(k[i], v[i]).second, "key %u retrieved twice", k[i]);
-  return m;
-}
+using wxtest::size_of;
+std::map<uint32_t, uint32_t> dump(wx_table* t) { return wxtest::dump<uint32_t>(t); }
 
 // Home of a key in a CPU table of `buckets` homes (same mixer as the table).
 // The table's home rule (multiply-high reduction of the hash).
@@ -407,10 +391,113 @@ void absurd_configs() {
   CHECK_OK(wx_table_destroy(t));
 }
 
+// Key and value widths: 64/64 accepted on CPU, 32/64, 64/32 and 16/16 refused (UNSUPPORTED); 64/64
+// on the GPU kinds never UNSUPPORTED (created with a GPU, NO_DEVICE without).
+void key_widths() {
+  auto config = [](int32_t kind, int32_t key_bits, int32_t value_bits) {
+    wx_config c;
+    CHECK_OK(wx_config_init(&c, kind));
+    c.key_bits = key_bits;
+    c.value_bits = value_bits;
+    return c;
+  };
+  wx_table* t = nullptr;
+  wx_config c = config(WX_KIND_CPU, 64, 64);
+  CHECK_OK(wx_table_create(&c, &t));
+  CHECK_OK(wx_table_destroy(t));
+  for (auto [kb, vb] : {std::pair{32, 64}, std::pair{64, 32}}) {
+    c = config(WX_KIND_CPU, kb, vb);
+    t = nullptr;
+    CHECK_STATUS(wx_table_create(&c, &t), WX_ERR_UNSUPPORTED);
+    CHECK(t == nullptr);
+  }
+  c = config(WX_KIND_CPU, 16, 16);
+  CHECK_STATUS(wx_table_create(&c, &t), WX_ERR_UNSUPPORTED);
+  for (int32_t kind : {WX_KIND_GLHT, WX_KIND_HIVE}) {  // 64/64: created where a GPU is, NO_DEVICE where none is
+    c = config(kind, 64, 64);
+    t = nullptr;
+    const int32_t st = wx_table_create(&c, &t);
+    CHECK_MSG(st == WX_OK || st == WX_ERR_NO_DEVICE, "kind %d 64/64: status %d (%s)", kind, st, wx_last_error());
+    CHECK((st == WX_OK) == (t != nullptr));
+    if (t) CHECK_OK(wx_table_destroy(t));
+  }
+}
+
+// 64-bit tables: the reserved keys are WX_KEY64_EMPTY / WX_KEY64_TOMBSTONE; the 32-bit ones and the
+// full-width not_found value are ordinary.
+void reserved_keys_64() {
+  using U64s = std::vector<uint64_t>;
+  constexpr uint64_t kNotFound = 0xDEADBEEFCAFEBABEull;  // full 64 bits: must come back unchanged
+  wx_table* t = make(1000, 0.8, WX_GROW_AUTO, 2, 64);
+  const uint64_t lo_empty = 0xFFFFFFFFull, lo_tomb = 0xFFFFFFFEull;  // ordinary keys on a 64-bit table
+  U64s keys = {WX_KEY64_EMPTY, 5, WX_KEY64_TOMBSTONE, lo_empty, lo_tomb, uint64_t(1) << 40};
+  U64s vals = {1, 2, 3, 4, 5, ~uint64_t(0) - 7};
+  Bytes out(keys.size());
+  CHECK_STATUS(wx_insert(t, keys.data(), vals.data(), keys.size(), out.data(), WX_MEM_HOST, nullptr), WX_ERR_INVALID_KEY);
+  CHECK(std::string(wx_last_error()).find("0xFFFFFFFFFFFFFFFF") != std::string::npos);
+  CHECK(out[0] == WX_OUT_INVALID_KEY && out[2] == WX_OUT_INVALID_KEY);
+  CHECK(out[1] == WX_OUT_INSERTED && out[3] == WX_OUT_INSERTED && out[4] == WX_OUT_INSERTED && out[5] == WX_OUT_INSERTED);
+  U64s got(keys.size());
+  CHECK_STATUS(wx_find(t, keys.data(), got.data(), keys.size(), kNotFound, WX_MEM_HOST, nullptr), WX_ERR_INVALID_KEY);
+  CHECK(got[0] == kNotFound && got[2] == kNotFound);
+  CHECK(got[1] == 2 && got[3] == 4 && got[4] == 5 && got[5] == ~uint64_t(0) - 7);
+  U64s absent = {7, uint64_t(5) << 32};
+  CHECK_OK(wx_find(t, absent.data(), got.data(), 2, kNotFound, WX_MEM_HOST, nullptr));
+  CHECK(got[0] == kNotFound && got[1] == kNotFound);
+  Bytes found(keys.size());
+  CHECK_STATUS(wx_contains(t, keys.data(), found.data(), keys.size(), WX_MEM_HOST, nullptr), WX_ERR_INVALID_KEY);
+  CHECK(found == (Bytes{0, 1, 0, 1, 1, 1}));
+  CHECK_STATUS(wx_erase(t, keys.data(), keys.size(), out.data(), WX_MEM_HOST, nullptr), WX_ERR_INVALID_KEY);
+  CHECK(out[0] == WX_OUT_INVALID_KEY && out[1] == WX_OUT_ERASED && out[5] == WX_OUT_ERASED);
+  CHECK(wxtest::dump<uint64_t>(t).empty());
+  CHECK_OK(wx_table_destroy(t));
+}
+
+// Structural invariants (check_invariants) after growth from 256 keys to 400000 and after erasing half.
+template <class Kv>
+void structural_invariants() {
+  using K = typename Kv::key_type;
+  wx_config c;
+  CHECK_OK(wx_config_init(&c, WX_KIND_CPU));
+  c.key_bits = c.value_bits = int32_t(8 * sizeof(K));
+  c.capacity = 256;
+  c.max_load_factor = 0.95;
+  c.threads = 3;
+  std::unique_ptr<wx::Table> t(wx::make_cpu_table(c));
+  auto* cpu = dynamic_cast<wx::cpu::CpuTable<Kv>*>(t.get());
+  CHECK(cpu != nullptr);
+  std::mt19937_64 rng(99);
+  std::vector<K> keys, vals(400000);
+  std::unordered_set<K> seen;
+  while (keys.size() < vals.size()) {  // distinct keys below the reserved ones
+    const K k = K(rng() >> 1);
+    if (seen.insert(k).second) keys.push_back(k);
+  }
+  for (auto& v : vals) v = K(rng());
+  Bytes out(keys.size());
+  wx::Batch b;
+  b.keys = keys.data();
+  b.values_in = vals.data();
+  b.n = keys.size();
+  b.outcomes = out.data();
+  wx::BatchResult r = t->insert(b);
+  CHECK(r.full == 0 && r.invalid == 0);
+  std::string bad = cpu->check_invariants();
+  CHECK_MSG(bad.empty(), "%s", bad.c_str());
+  b.values_in = nullptr;
+  b.n = keys.size() / 2;
+  r = t->erase(b);
+  bad = cpu->check_invariants();
+  CHECK_MSG(bad.empty(), "%s", bad.c_str());
+  CHECK(t->size() == keys.size() - keys.size() / 2);
+}
+
 }  // namespace
 
 int main() {
+  key_widths();
   reserved_keys();
+  reserved_keys_64();
   duplicates_in_one_batch();
   empty_batches();
   grows_under_load();
@@ -419,6 +506,8 @@ int main() {
   stash_under_concurrency();
   resize_and_clear();
   absurd_configs();
+  structural_invariants<wx::cpu::Kv32>();
+  structural_invariants<wx::cpu::Kv64>();
   std::printf("test_cpu_edge: OK\n");
   return 0;
 }

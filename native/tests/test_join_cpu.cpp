@@ -2,7 +2,7 @@
 #include "join_suite.hpp"
 
 int main() {
-  const bool small = std::getenv("WIXLIB_SMALL") != nullptr;
+  const bool small = wxsuite::small_run();
   wxjoin::run(WX_KIND_CPU, small ? 20000 : 300000);
   // A CPU join takes host memory only.
   wx_config c;

@@ -26,14 +26,7 @@ namespace {
 // is 6 MiB. Steady-state allocator noise stays far below this.
 constexpr int64_t kToleranceBytes = 4 << 20;
 
-int64_t rss_bytes() {
-  std::FILE* f = std::fopen("/proc/self/statm", "r");
-  CHECK(f != nullptr);
-  long long size = 0, resident = 0;
-  CHECK(std::fscanf(f, "%lld %lld", &size, &resident) == 2);
-  std::fclose(f);
-  return int64_t(resident) * sysconf(_SC_PAGESIZE);
-}
+using wxtest::rss_bytes;
 
 wx_table* make_table(uint64_t capacity, int32_t threads) {
   wx_config c;
@@ -112,8 +105,7 @@ int main() {
   std::printf("ASan build: LeakSanitizer checks for leaks at exit (RSS is not compared)\n");
 #endif
   // WIXLIB_SMALL=1 (sanitizer runs, where LeakSanitizer needs no repetitions to see a leak): 10x fewer.
-  const char* small = std::getenv("WIXLIB_SMALL");
-  const int scale = small && small[0] == '1' ? 10 : 1;
+  const int scale = wxsuite::small_run() ? 10 : 1;
   create_destroy(100000 / scale, 1);
   create_destroy(1000 / scale, 2);  // with a worker thread per table
   grow_shrink(1000 / scale);

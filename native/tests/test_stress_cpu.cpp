@@ -1,4 +1,4 @@
-// Stress of the CPU kind (issue 6 §2, the CI part): 10^7 mixed ops in batches of 2^20 over 2^20 keys,
+// Stress of the CPU kind (the part that runs in CI): 10^7 mixed ops in batches of 2^20 over 2^20 keys,
 // uniform and Zipf batches alternating, growth, shrink and explicit resizes interleaved, every batch
 // checked per key (suite/stress_test.hpp). WIXLIB_STRESS_OPS=n changes the total; WIXLIB_SMALL=1 shrinks.
 #include "suite/stress_test.hpp"

@@ -54,15 +54,18 @@
 namespace wxsuite {
 
 // A concurrent batch as recorded by the test. values_before = values[] as passed in (insert values,
-// and the pre-call contents of find slots); values_after = values[] after the call.
-struct BatchRecord {
+// and the pre-call contents of find slots); values_after = values[] after the call. K: the key and
+// value type (uint32_t, or uint64_t for 64-bit tables).
+template <class K>
+struct BatchRecordT {
   const uint8_t* ops = nullptr;
-  const uint32_t* keys = nullptr;
-  const uint32_t* values_before = nullptr;
-  const uint32_t* values_after = nullptr;
+  const K* keys = nullptr;
+  const K* values_before = nullptr;
+  const K* values_after = nullptr;
   const uint8_t* outcomes = nullptr;
   uint64_t n = 0;
 };
+using BatchRecord = BatchRecordT<uint32_t>;
 
 // State of a key range [0, range): present flag + value per key. Used for before/after states of
 // the mixed tests; keys outside the range are absent.
@@ -82,19 +85,21 @@ struct DenseState {
 };
 
 // State held in a hash map (any keys).
-struct MapState {
-  std::unordered_map<uint32_t, uint32_t> map;
-  bool get(uint32_t k, uint32_t* v) const {
+template <class K>
+struct MapStateT {
+  std::unordered_map<K, K> map;
+  bool get(K k, K* v) const {
     auto it = map.find(k);
     if (it == map.end()) return false;
     *v = it->second;
     return true;
   }
 };
+using MapState = MapStateT<uint32_t>;
 
 struct Verdict {
   bool ok = true;
-  uint32_t key = 0;
+  uint64_t key = 0;
   std::string reason;  // which condition failed
   std::string detail;  // the key's states and ops
   uint64_t keys_checked = 0;
@@ -126,6 +131,7 @@ inline const char* outcome_name(uint8_t o) {
 }
 
 inline bool is_reserved(uint32_t k) { return k >= WX_KEY32_TOMBSTONE; }
+inline bool is_reserved(uint64_t k) { return k >= WX_KEY64_TOMBSTONE; }
 
 // Whether `outcome` is one the operation `op` may report (INVALID_KEY handled separately).
 inline bool outcome_fits_op(uint8_t op, uint8_t outcome) {
@@ -142,8 +148,9 @@ inline bool outcome_fits_op(uint8_t op, uint8_t outcome) {
 
 namespace detail {
 
-inline std::string describe_key(const BatchRecord& b, const uint64_t* idx, uint64_t cnt, bool p0,
-                                uint32_t v0, bool p1, uint32_t v1) {
+template <class K>
+std::string describe_key(const BatchRecordT<K>& b, const uint64_t* idx, uint64_t cnt, bool p0, K v0, bool p1,
+                         K v1) {
   std::string s;
   char line[200];
   std::snprintf(line, sizeof line, "  before: %s", p0 ? "present value=" : "absent");
@@ -157,10 +164,11 @@ inline std::string describe_key(const BatchRecord& b, const uint64_t* idx, uint6
   const uint64_t shown = std::min<uint64_t>(cnt, 40);
   for (uint64_t j = 0; j < shown; ++j) {
     uint64_t i = idx[j];
-    std::snprintf(line, sizeof line, "    [%llu] %s value_in=%u -> %s value_out=%u\n",
+    std::snprintf(line, sizeof line, "    [%llu] %s value_in=%llu -> %s value_out=%llu\n",
                   static_cast<unsigned long long>(i), op_name(b.ops[i]),
-                  b.values_before ? b.values_before[i] : 0u, outcome_name(b.outcomes[i]),
-                  b.values_after ? b.values_after[i] : 0u);
+                  static_cast<unsigned long long>(b.values_before ? b.values_before[i] : K{0}),
+                  outcome_name(b.outcomes[i]),
+                  static_cast<unsigned long long>(b.values_after ? b.values_after[i] : K{0}));
     s += line;
   }
   if (shown < cnt) s += "    ...\n";
@@ -168,8 +176,9 @@ inline std::string describe_key(const BatchRecord& b, const uint64_t* idx, uint6
 }
 
 // Checks one key's ops (indices idx[0..cnt)); returns "" when some sequential order explains them.
-inline std::string check_key(const BatchRecord& b, uint32_t key, const uint64_t* idx, uint64_t cnt,
-                             bool p0, uint32_t v0, bool p1, uint32_t v1, bool allow_full) {
+template <class K>
+std::string check_key(const BatchRecordT<K>& b, K key, const uint64_t* idx, uint64_t cnt, bool p0, K v0, bool p1,
+                      K v1, bool allow_full) {
   if (is_reserved(key)) {
     for (uint64_t j = 0; j < cnt; ++j)
       if (b.outcomes[idx[j]] != WX_OUT_INVALID_KEY) return "reserved key without INVALID_KEY";
@@ -177,14 +186,14 @@ inline std::string check_key(const BatchRecord& b, uint32_t key, const uint64_t*
     return "";
   }
   int64_t ins = 0, era = 0, present_reads = 0, absent_reads = 0;
-  std::vector<uint32_t> inserted, assigned, found;
+  std::vector<K> inserted, assigned, found;
   for (uint64_t j = 0; j < cnt; ++j) {
     const uint64_t i = idx[j];
     const uint8_t op = b.ops[i], out = b.outcomes[i];
     if (out == WX_OUT_NONE) return "element not executed (outcome NONE)";
     if (out == WX_OUT_INVALID_KEY) return "INVALID_KEY for a valid key";
     if (!outcome_fits_op(op, out)) return std::string("outcome ") + outcome_name(out) + " impossible for " + op_name(op);
-    const uint32_t vin = b.values_before ? b.values_before[i] : 0u;
+    const K vin = b.values_before ? b.values_before[i] : K{0};
     switch (out) {
       case WX_OUT_INSERTED: ++ins; inserted.push_back(vin); break;
       case WX_OUT_ERASED: ++era; break;
@@ -211,11 +220,11 @@ inline std::string check_key(const BatchRecord& b, uint32_t key, const uint64_t*
   if (absent_reads > 0 && p0 && era == 0) return "C3: NOT_FOUND but the key was never absent";
   // C4: every found value was written by someone.
   if (!found.empty()) {
-    std::vector<uint32_t> writers(inserted);
+    std::vector<K> writers(inserted);
     writers.insert(writers.end(), assigned.begin(), assigned.end());
     if (p0) writers.push_back(v0);
     std::sort(writers.begin(), writers.end());
-    for (uint32_t w : found)
+    for (K w : found)
       if (!std::binary_search(writers.begin(), writers.end(), w))
         return "C4: find returned value " + std::to_string(w) + " that no op wrote (and not the initial value)";
   }
@@ -239,21 +248,21 @@ inline std::string check_key(const BatchRecord& b, uint32_t key, const uint64_t*
 
 }  // namespace detail
 
-// Checks every key of the batch. Before/After: types with `bool get(uint32_t key, uint32_t* v) const`.
+// Checks every key of the batch. Before/After: types with `bool get(K key, K* v) const`.
 // allow_full: whether FULL outcomes may appear (they constrain nothing). Returns the first (smallest)
 // violating key with the reason and its ops.
-template <typename Before, typename After>
-Verdict check_linearizable(const BatchRecord& b, const Before& before, const After& after,
+template <typename K, typename Before, typename After>
+Verdict check_linearizable(const BatchRecordT<K>& b, const Before& before, const After& after,
                            bool allow_full = false) {
   Verdict v;
   std::vector<uint64_t> idx(b.n);
   std::iota(idx.begin(), idx.end(), uint64_t{0});
   std::stable_sort(idx.begin(), idx.end(), [&](uint64_t x, uint64_t y) { return b.keys[x] < b.keys[y]; });
   for (uint64_t s = 0; s < b.n;) {
-    const uint32_t key = b.keys[idx[s]];
+    const K key = b.keys[idx[s]];
     uint64_t e = s;
     while (e < b.n && b.keys[idx[e]] == key) ++e;
-    uint32_t v0 = 0, v1 = 0;
+    K v0 = 0, v1 = 0;
     const bool p0 = before.get(key, &v0), p1 = after.get(key, &v1);
     std::string why = detail::check_key(b, key, idx.data() + s, e - s, p0, v0, p1, v1, allow_full);
     ++v.keys_checked;
@@ -271,8 +280,8 @@ Verdict check_linearizable(const BatchRecord& b, const Before& before, const Aft
 
 inline void print_verdict(const Verdict& v, const char* what) {
   if (v.ok) return;
-  std::fprintf(stderr, "%s: per-key linearizability violated at key %u: %s\n%s", what, v.key,
-               v.reason.c_str(), v.detail.c_str());
+  std::fprintf(stderr, "%s: per-key linearizability violated at key %llu: %s\n%s", what,
+               static_cast<unsigned long long>(v.key), v.reason.c_str(), v.detail.c_str());
 }
 
 }  // namespace wxsuite

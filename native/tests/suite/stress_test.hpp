@@ -1,4 +1,4 @@
-// Long randomized stress (issue 6 §2): many large mixed concurrent batches, checked batch by batch.
+// Long randomized stress: many large mixed concurrent batches, checked batch by batch.
 // Batches alternate between uniform keys over [0, R) and Zipf-skewed keys (a few keys get a large
 // share of every batch); the mix cycles through insert-heavy, balanced and erase-heavy phases so the
 // table grows and shrinks by itself (it starts at R/16, WX_GROW_AUTO); every `resize_every` batches an
@@ -192,9 +192,7 @@ inline StressParams stress_params_for(int32_t kind, const Env& env, uint64_t def
   } else {
     p.ops = default_ops; p.batch = 1 << 22; p.range = 1 << 22;
   }
-  if (const char* o = std::getenv("WIXLIB_STRESS_OPS")) {
-    if (*o) p.ops = std::strtoull(o, nullptr, 0);
-  }
+  p.ops = stress_ops(p.ops);
   return p;
 }
 
