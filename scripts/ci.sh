@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The CI run on a machine without a GPU (what .ci/run and .github/workflows/ci.yml both call):
-#  1. scripts/test.sh with WIXLIB_CUDA=OFF (unless set): bindings currency, the native build and
+#  1. scripts/test.sh (CUDA parts compiled where nvcc exists; WIXLIB_CUDA=OFF skips them): bindings currency, the native build and
 #     CTest (GPU tests reported skipped), the Java build and tests through Maven;
 #  2. scripts/sanitize.sh: the host tests under ASan/LSan/UBSan;
 #  3. scripts/fuzz.sh: the C API under libFuzzer for FUZZ_SECONDS (default 60).
@@ -13,7 +13,7 @@ start=$SECONDS
 step() { echo "== ci: $1 ($((SECONDS - start)) s)" >&2; }
 
 step "build and tests (no CUDA)"
-WIXLIB_CUDA="${WIXLIB_CUDA:-OFF}" bash scripts/test.sh
+WIXLIB_CUDA="${WIXLIB_CUDA:-AUTO}" bash scripts/test.sh
 step "host tests under sanitizers"
 bash scripts/sanitize.sh
 step "C API fuzzing"
