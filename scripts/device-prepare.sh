@@ -23,9 +23,30 @@ for m in java-api cli; do
   cp -r "$m/target/test-classes/." "$carry/test-classes/$m/" 2>/dev/null || true
 done
 
-# A small runtime: only the modules the jars use.
-jlink --add-modules java.base,java.logging,jdk.unsupported,java.management,java.xml \
+# A small runtime: only the modules the jars use (java.desktop for the CLI's charts: AWT drawing and
+# PNG writing; ~24 MB unpacked, ~9 MB in the tarball).
+jlink --add-modules java.base,java.logging,jdk.unsupported,java.management,java.xml,java.desktop \
   --strip-debug --no-man-pages --no-header-files --output "$carry/jre"
+# The GPU machine has neither fontconfig nor fonts, and AWT cannot measure or draw text without them
+# ("Fontconfig head is null"). So the runtime carries DejaVu Sans (~1.4 MB) and a
+# lib/fontconfig.properties that maps every logical font to it; AWT then needs no system font.
+fonts=${CHART_FONTS:-/usr/share/fonts/truetype/dejavu}
+if [ -f "$fonts/DejaVuSans.ttf" ] && [ -f "$fonts/DejaVuSans-Bold.ttf" ]; then
+  mkdir -p "$carry/jre/lib/fonts" && cp "$fonts/DejaVuSans.ttf" "$fonts/DejaVuSans-Bold.ttf" "$carry/jre/lib/fonts/"
+  {
+    echo "version=1"
+    echo "sequence.allfonts=latin-1"
+    for f in serif sansserif monospaced dialog dialoginput; do
+      for s in plain italic; do echo "$f.$s.latin-1=DejaVu Sans"; done
+      for s in bold bolditalic; do echo "$f.$s.latin-1=DejaVu Sans Bold"; done
+    done
+    echo 'filename.DejaVu_Sans=$JRE_LIB_FONTS/DejaVuSans.ttf'
+    echo 'filename.DejaVu_Sans_Bold=$JRE_LIB_FONTS/DejaVuSans-Bold.ttf'
+  } >"$carry/jre/lib/fontconfig.properties"
+else
+  echo "device-prepare: no DejaVuSans.ttf in $fonts (Debian: fonts-dejavu-core; or set CHART_FONTS):" \
+    "bench charts will fail on the GPU machine" >&2
+fi
 tar -C "$carry" -czf "$carry/jre.tgz" jre && rm -rf "$carry/jre"
 
 # With PREBUILD=1 the CUDA library, native tests and benchmark are built here (binaries built here

@@ -143,7 +143,7 @@ if has bench; then
     bin/wixlib bench --suite "$SUITES" --kind glht,hive,cpu --out "$OUT/bench-suite" ${SUITE_ARGS:-} \
         >"$OUT/bench-suite.txt" 2>"$OUT/bench-suite.err" && result "bench suites" ok || result "bench suites" FAILED
     tail -30 "$OUT/bench-suite.txt"
-    cp "$OUT"/bench-suite/*.svg "$FINAL"/ 2>/dev/null  # the charts come back outside the tarball too
+    cp "$OUT"/bench-suite/*.svg "$OUT"/bench-suite/*.png "$FINAL"/ 2>/dev/null  # the charts come back outside the tarball too
   fi
   if [ "${ATOMIC_PROBE:-1}" = 1 ] && [ -x "$build/native/bench/atomic_probe" ]; then  # the GPU's load/CAS rates: what bounds the write kernels
     "$build/native/bench/atomic_probe" 2>&1 | tee "$OUT/atomic_probe.txt" | tee -a "$FINAL/summary.txt"

@@ -5,7 +5,8 @@
 // the bucket's words, and whole-bucket reads by a tile of lanes (8 B per lane: 32, 64 and 128-byte
 // buckets); for 8-byte claims: read then CAS, read and exchange issued together (a speculative claim,
 // with or without a per-bucket hint naming the word), and Hive's phase-1 read by the warp then its CAS.
-// Tells what bounds an insert, erase or bucket probe (DESIGN.md).
+// Tells what bounds an insert, erase or bucket probe (glht/DESIGN.md, hive/DESIGN.md "Limits" and
+// "Decisions").
 // Usage: atomic_probe [log2 slots = 27] [log2 ops = 26] [L2 fetch granularity in bytes: 0 = as is]
 //                     [log2 regions = 0]
 // (the third sets cudaLimitMaxL2FetchGranularity first: how many bytes L2 asks DRAM for per miss; the

@@ -1,15 +1,16 @@
 // GLHT design tests, driving the backend directly with device buffers, written once over the key
 // width and built twice: gpu_glht_invariants (GlhtTable, 32-bit keys and values) and
 // gpu_glht_invariants_64 (GlhtTableWide, 64/64; DESIGN.md "Wide tables"), WX_TEST_KEY_BITS choosing.
-// Covered: hopscotch bitmap invariants after every step (DESIGN.md §Invariants, the invariant-check
-// kernel), no leaked locks, the device error counter stays 0; regressions for the reference code's
-// defects (ALGORITHMS.md §1.7); reserved keys, duplicates and empty batches; crafted collisions (one
-// home; at 64 bits also one low half, so only the high bits tell the keys apart) through neighbourhood,
-// stash and FULL; dense tables and WX_GROW_NEVER past the room; oracle runs at LF 0.5 / 0.8 / 0.9;
-// growth, resize, clear; lookups racing displacements; concurrent mixed batches (hot and wide key
-// ranges, grouped by op kind or not) checked per key against suite/linearizability.hpp; the C API with
-// host and device arrays; out of device memory during growth; at 32 bits the bulk build (sorted
-// inserts into an empty table) and the throughput probe.
+// Covered: hopscotch bitmap invariants after every step (the invariant-check kernel k_check;
+// DESIGN.md "Layout" and "Protocol"), no leaked locks, the device error counter stays 0;
+// regressions for the published reference code's defects (DESIGN.md "Protocol", last item);
+// reserved keys, duplicates and empty batches; crafted collisions (one home; at 64 bits also one
+// low half, so only the high bits tell the keys apart) through neighbourhood, stash and FULL; dense
+// tables and WX_GROW_NEVER past the room; oracle runs at LF 0.5 / 0.8 / 0.9; growth, resize, clear;
+// lookups racing displacements; concurrent mixed batches (hot and wide key ranges, grouped by op
+// kind or not) checked per key against suite/linearizability.hpp; the C API with host and device
+// arrays; out of device memory during growth; at 32 bits the bulk build (sorted inserts into an
+// empty table) and the throughput probe.
 // Env (suite/env.hpp): WIXLIB_SMALL=1 → small sizes (compute-sanitizer); WIXLIB_SEED=n;
 // WIXLIB_PARTS=build or core (32 bits: the bulk build, the rest); GLHT_PERF_LOG2=k → also run the
 // throughput probe with 2^k keys (kernel time from stats.last_kernel_ms); GLHT_ONLY_PERF=1 → only the

@@ -1,4 +1,4 @@
-// Hive design invariants (ALGORITHMS.md §4.3), written once over the key width and built twice:
+// Hive design invariants (native/src/hive/DESIGN.md), written once over the key width and built twice:
 // gpu_hive_invariants (HiveTable, 32-bit keys and values) and gpu_hive_invariants_64 (HiveTable64,
 // 16-byte slots), WX_TEST_KEY_BITS choosing. Covered: each key at most once across b0/b1/stash at
 // its linear-hashing address (validate() after each step); growth during inserts; reserved keys;

@@ -1,4 +1,4 @@
-// Hive linear-hashing resize (ALGORITHMS.md §4.3), written once over the key width and built twice:
+// Hive linear-hashing resize (hive/DESIGN.md "Resize"), written once over the key width and built twice:
 // gpu_hive_resize (HiveTable, 32-bit keys and values) and gpu_hive_resize_64 (HiveTable64),
 // WX_TEST_KEY_BITS choosing. Covered: explicit resizes through several levels up and down with the
 // split pointer wrapping (keys found after each, a shrink that cannot proceed stops cleanly); grow/

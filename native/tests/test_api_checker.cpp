@@ -117,7 +117,7 @@ void hand_made() {
     h.after.map[k] = 3;
     expect(h, false, "duplicate inserts, PRESENT value stored", "C5");
   }
-  // ---- the bad histories of the brief ----
+  // ---- bad histories: lost or invented keys and values, impossible outcomes ----
   {
     History h;
     h.ops = {ins(k, 3, WX_OUT_INSERTED), found(k, 3)};

@@ -279,7 +279,8 @@ void crafted_collisions() {
 }
 
 // Concurrent mixed batches (4 threads) over 90 keys of one home: the neighbourhood and the overflow
-// stash are both in play; every batch is checked per key (ALGORITHMS.md §4) and the structure after it.
+// stash are both in play; every batch is checked per key (suite/linearizability.hpp) and the structure
+// after it.
 void stash_under_concurrency() {
   Keys same;
   for (uint32_t k = 0; same.size() < 90; ++k)

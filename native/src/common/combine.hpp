@@ -1,6 +1,6 @@
 // Hot-key combining for mixed batches on GPU tables (combine.cu). A batch whose ops crowd onto few
 // keys turns lock-free protocols into retry storms (every op on one key fights for one word). The
-// ops of one key in a batch may take effect in any order (ALGORITHMS.md §4), so combining picks one
+// ops of one key in a batch may take effect in any order (they are concurrent), so combining picks one
 // that three elections per key decide (combine_rules.hpp: finds, then inserts, then erases), reads
 // each key's state once, and the table sees one write per changed key.
 #pragma once

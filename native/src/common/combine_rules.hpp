@@ -1,7 +1,8 @@
 // The order hot-key combining gives each key's ops in one batch, and what every op then returns
 // (combine.cu runs it on the device; test_combine_rules checks it against the per-key checker).
 // All ops of a batch are concurrent, so any order of one key's ops is a valid linearization
-// (ALGORITHMS.md §4.1). Combining picks one that three elections decide, no sort needed:
+// (what native/tests/suite/linearizability.hpp checks). Combining picks one that three elections
+// decide, no sort needed:
 //   finds  ->  the insert group (inserts, insert_or_assigns)  ->  erases.
 // Elections (each a CAS from kNone, first come wins):
 //   t: an insert_or_assign tries t first; it runs LAST in the insert group (its value stands);

@@ -1,6 +1,6 @@
 // wx::Table on the host: the concurrent hopscotch core (hop_core.hpp) driven by a persistent thread
 // pool. Bulk calls split their elements over all participants; elements of one call run concurrently
-// and each key's outcomes fit a sequential order (per-key linearizability, ALGORITHMS.md §4).
+// and each key's outcomes fit a sequential order (per-key linearizability).
 //
 // Growth (WX_GROW_AUTO) happens only between parallel phases, by the calling thread with the workers
 // idle, so it needs no table-wide lock:

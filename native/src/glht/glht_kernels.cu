@@ -9,7 +9,7 @@ namespace {
 
 constexpr int kBlock = 256;
 // Minimum resident blocks per SM asked of the compiler for the writing kernels (a register cap; 8
-// would mean 32 registers and full occupancy, 1 no cap). Measured: glht/DESIGN.md "Measured".
+// would mean 32 registers and full occupancy, 1 no cap). Measured: glht/DESIGN.md "Decisions".
 // Inserts keep 64 registers: capped at 48 they ran 4.6 G/s (6.6 uncapped); as a wave of 3 / 2
 // blocks per SM 7.1 / 5.8 against 7.7 at 4.
 constexpr int kWriteMinBlocks = 4;
@@ -301,10 +301,10 @@ __global__ void __launch_bounds__(kBlock) k_retrieve(View<Tr> t, typename Tr::Ke
   }
 }
 
-// Invariants (DESIGN.md): every key lies in its home's neighbourhood and has its bit, or in its
-// home's stash bucket with the home's STASH bit set; every bit names a key of that home; no key twice;
-// STASH set only while the bucket holds a key of that home; no lock bit; no reserved slot; padding
-// and stash slots are never homes.
+// Invariants (DESIGN.md "Layout", "Protocol"): every key lies in its home's neighbourhood and has
+// its bit, or in its home's stash bucket with the home's STASH bit set; every bit names a key of that
+// home; no key twice; STASH set only while the bucket holds a key of that home; no lock bit; no
+// reserved slot; padding and stash slots are never homes.
 template <class Tr>
 __global__ void __launch_bounds__(kBlock) k_check(View<Tr> t) {
   using Key = typename Tr::Key;

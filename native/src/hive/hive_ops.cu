@@ -301,7 +301,7 @@ __device__ __forceinline__ bool p1_thread(const View& v, const ElemArgs& a, uint
 // b0 of a thread-path element, read by the whole warp together (warp_b0, a warp collective): every
 // lane calls it, with an element or not (active, unused). Calling warp_b0 directly compiles the Kv32
 // phase-1 kernels differently (spill stores: find 40 bytes instead of 32, erase 0 instead of 32), not
-// measured on a GPU: the rates in DESIGN.md come from this form.
+// measured on a GPU: the rates in DESIGN.md "Decisions" come from this form.
 template <bool kRO>
 __device__ __forceinline__ B0 b0_of(const uint64_t* b, uint32_t k, bool /*active*/) {
   return warp_b0<kRO>(b, k);

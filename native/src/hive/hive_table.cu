@@ -29,7 +29,7 @@ constexpr int kMaxRounds = 2304;              // hard bound of phase-2 rounds pe
 // against 7.9 draining at 1/2. Measurements: hive/DESIGN.md.
 constexpr uint64_t kDrainAt = 56;
 // Stash buckets per table bucket: 1/kStashShare, rounded up to a power of two (3-6 % more memory).
-// 1/16 (6-12 %) holds an LF 0.95 insert's whole overflow (5.7 % of the keys, scripts/hive-stash-sim.py)
+// 1/16 (6-12 %) holds an LF 0.95 insert's whole overflow (5.7 % of the keys in a simulation of the layout)
 // without a drain, 6.2 -> 11.3 G inserts/s, but that is LF 0.85 of the memory: kept at 1/32.
 constexpr uint64_t kStashShare = 32;
 constexpr int kMaxGrowSteps = 64;             // growth steps per chunk before giving up (FULL)
@@ -106,7 +106,7 @@ uint64_t HiveTableT<S>::buckets_for(uint64_t keys) const {
 // The smallest whole level n0·2^k >= nb (at most kMaxBuckets). A table between two levels sends
 // its unsplit buckets twice the keys of the split ones and the stash takes the excess: growing 2^20
 // -> 2^26 keys in 4 M batches put 15.4 % of the keys through the stash when each batch pre-grew to
-// its exact need, 2.8 % at whole levels (scripts/hive-growth-sim.py, matched by the H200 trace). The
+// its exact need, 2.8 % at whole levels (a simulation of the layout, matched by the H200 trace). The
 // price: while it grows, a table may hold up to twice the buckets its keys need.
 template <class S>
 uint64_t HiveTableT<S>::whole_level(uint64_t nb) const {

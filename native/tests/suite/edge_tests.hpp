@@ -1,4 +1,4 @@
-// Edge cases through the public API, for any kind and memory path (ALGORITHMS.md §4.1): reserved and
+// Edge cases through the public API, for any kind and memory path: reserved and
 // boundary keys, duplicates in one batch, empty / tiny / odd-sized batches, growth from a tiny table,
 // a full table that cannot grow and its recovery by wx_resize, resize below size, clear, and the
 // argument errors every kind must reject without crashing.

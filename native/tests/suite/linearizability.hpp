@@ -1,4 +1,4 @@
-// Per-key linearizability checker for one mixed concurrent batch (ALGORITHMS.md §4.1).
+// Per-key linearizability checker for one mixed concurrent batch.
 //
 // Input: the batch (op, key, value given, outcome, value returned per element), the table's state of
 // every key before the batch and after it. For each key it decides whether SOME sequential order of

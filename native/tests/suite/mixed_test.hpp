@@ -1,4 +1,4 @@
-// Mixed concurrent batches checked per key (ALGORITHMS.md §4.1): keys drawn uniformly from a range
+// Mixed concurrent batches checked per key (linearizability.hpp): keys drawn uniformly from a range
 // [0, R) — wide (2^24) or hot (the GLHT paper's [0,100] … [0,100000]) — ops drawn from a mix of
 // insert / insert_or_assign / erase / find. The table is pre-filled with a random half of the range.
 // After each batch the whole table is dumped: no duplicates, nothing outside the range, untouched keys

@@ -1,4 +1,4 @@
-// Oracle comparison (ALGORITHMS.md §4.1): a table made for N keys at load factor lf is filled to N,
+// Oracle comparison: a table made for N keys at load factor lf is filled to N,
 // then random ops run in batches whose keys are distinct, so each element's outcome is determined by
 // the sequential oracle. Every outcome, every found value and size() are checked after every batch;
 // retrieve_all must equal the oracle at the end. Batches alternate between wx_batch (mixed ops) and
