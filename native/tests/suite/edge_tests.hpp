@@ -521,6 +521,10 @@ inline void edge_threads(const EdgeParams& p) {
   for (size_t j = 0; j < dk.size(); ++j) CHECK_MSG(after.map.emplace(dk[j], dv[j]).second, "key %u stored twice", dk[j]);
   Verdict v = check_history(history, before, after);
   if (!v.ok) { print_verdict(v, "calls from several threads"); std::exit(1); }
+  // The barrier makes every round a cut at least.
+  CHECK_MSG(v.steps >= static_cast<uint64_t>(calls), "%d rounds of calls formed only %llu real-time steps", calls,
+            (unsigned long long)v.steps);
+  std::printf("  threads: %d calls in %llu real-time steps\n", threads * calls, (unsigned long long)v.steps);
   CHECK(t.size() == after.map.size());
 }
 

@@ -129,6 +129,7 @@ struct Verdict {
   std::string reason;  // which condition failed
   std::string detail;  // the key's states and ops
   uint64_t keys_checked = 0;
+  uint64_t steps = 0;  // check_history: real-time steps the calls formed
 };
 
 inline const char* op_name(uint8_t op) {
@@ -385,6 +386,7 @@ Verdict check_history(const std::vector<CallRecordT<K>>& calls, const Before& be
   }
   std::vector<BatchRecordT<K>> recs;
   for (const auto& st : steps) recs.push_back(st.record());
+  verdict.steps = steps.size();
   // Every element as (key, step, index), grouped by key, steps in order.
   struct Elem { K key; uint32_t step; uint64_t i; };
   std::vector<Elem> elems;
