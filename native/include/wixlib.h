@@ -18,6 +18,14 @@
  *    applied, and the call returns WX_ERR_INVALID_KEY.
  *  - A table whose insert could not place a key (growth disabled, or out of memory) marks those elements
  *    WX_OUT_FULL and returns WX_ERR_FULL; the table stays valid and holds everything else.
+ *  - What a bulk call writes into the caller's arrays (every kind, host or device memory), when it
+ *    returns WX_OK, WX_ERR_INVALID_KEY or WX_ERR_FULL: outcomes[i] (when outcomes is not NULL) for every
+ *    element; wx_contains: every found[i]; wx_hash_keys: every hashes[i]; wx_find / wx_find_hashed:
+ *    every values[i]; wx_batch: values[i] only for a WX_OP_FIND element whose outcome is
+ *    WX_OUT_FOUND. Every other array is only read: keys, ops, the hashes given to pre-hashed calls, the
+ *    values of wx_insert / wx_insert_or_assign / wx_insert_hashed, and in wx_batch the values[i] of
+ *    INSERT, INSERT_OR_ASSIGN and ERASE elements, of a FIND that reports WX_OUT_NOT_FOUND and of any
+ *    WX_OUT_INVALID_KEY element, which stay exactly as the caller left them.
  */
 #ifndef WIXLIB_H
 #define WIXLIB_H
@@ -81,10 +89,10 @@ typedef enum wx_outcome {
 
 /* Operation codes of a mixed batch (wx_batch). */
 typedef enum wx_op {
-  WX_OP_INSERT = 0,           /* value read from values[i] */
-  WX_OP_ERASE = 1,
+  WX_OP_INSERT = 0,           /* value read from values[i]; values[i] never written */
+  WX_OP_ERASE = 1,            /* values[i] neither read nor written */
   WX_OP_FIND = 2,             /* value written to values[i] when found, else left as it was */
-  WX_OP_INSERT_OR_ASSIGN = 3  /* value read from values[i] */
+  WX_OP_INSERT_OR_ASSIGN = 3  /* value read from values[i]; values[i] never written */
 } wx_op;
 
 /* Growth policy when an insert finds no room. */
@@ -177,21 +185,26 @@ WX_API int32_t wx_table_create(const wx_config* config, wx_table** table);
 /* Frees the table; NULL is accepted. */
 WX_API int32_t wx_table_destroy(wx_table* table);
 
-/* values may be NULL for insert (values = 0); outcomes may be NULL. */
+/* values may be NULL for insert (values = 0); outcomes may be NULL. values are only read (never
+ * written); outcomes[i] is written for every element. */
 WX_API int32_t wx_insert(wx_table* table, const void* keys, const void* values, uint64_t n,
                          uint8_t* outcomes, int32_t mem, void* stream);
 WX_API int32_t wx_insert_or_assign(wx_table* table, const void* keys, const void* values, uint64_t n,
                                    uint8_t* outcomes, int32_t mem, void* stream);
-/* values[i] = the key's value, or not_found_value when absent (truncated to 32 bits on 32-bit tables,
- * used in full on 64-bit tables). */
+/* values[i] = the key's value, or not_found_value when absent or reserved (truncated to 32 bits on
+ * 32-bit tables, used in full on 64-bit tables): every values[i] is written. */
 WX_API int32_t wx_find(wx_table* table, const void* keys, void* values, uint64_t n,
                        uint64_t not_found_value, int32_t mem, void* stream);
 /* found[i] = 1 when present, else 0. */
 WX_API int32_t wx_contains(wx_table* table, const void* keys, uint8_t* found, uint64_t n,
                            int32_t mem, void* stream);
+/* outcomes may be NULL; outcomes[i] is written for every element. */
 WX_API int32_t wx_erase(wx_table* table, const void* keys, uint64_t n, uint8_t* outcomes,
                         int32_t mem, void* stream);
-/* Mixed batch: ops[i] is a wx_op; all elements run concurrently (same keys included). */
+/* Mixed batch: ops[i] is a wx_op; all elements run concurrently (same keys included). values[i] is
+ * written only for a WX_OP_FIND element with outcome WX_OUT_FOUND (the value it found); every other
+ * values[i] (INSERT / INSERT_OR_ASSIGN: read; ERASE; a FIND with WX_OUT_NOT_FOUND; any element with
+ * WX_OUT_INVALID_KEY) is left exactly as it was. outcomes[i] is written for every element. */
 WX_API int32_t wx_batch(wx_table* table, const uint8_t* ops, const void* keys, void* values,
                         uint64_t n, uint8_t* outcomes, int32_t mem, void* stream);
 

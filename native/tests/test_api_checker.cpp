@@ -4,7 +4,13 @@
 //  2. on many random small histories the checker must agree exactly with a brute-force search over
 //     all sequential orders — which shows its conditions are both necessary and sufficient;
 //  3. a real hot-key batch on the CPU table is accepted, and each typical table bug injected into its
-//     record (lost insert, lost erase, duplicate insert, lost key, stale or invented value) is caught.
+//     record (lost insert, lost erase, duplicate insert, lost key, stale or invented value, a value
+//     written into a non-FIND slot) is caught;
+//  4. the whole-table and multi-call checks every test uses (check_batch / check_history): a key
+//     outside the batch lost or changed, a foreign key, a value written into the slot of an insert /
+//     erase / missed find / reserved-key element, and calls checked in real-time order (a find that
+//     saw a value before the call that inserted it had begun) are rejected; right histories pass.
+// Cases 1 and 2 go through check_batch too (their states hold only the histories' keys).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -45,7 +51,7 @@ struct History {
     BatchRecord b;
     b.ops = o.data(); b.keys = k.data(); b.values_before = vb.data(); b.values_after = va.data();
     b.outcomes = r.data(); b.n = ops.size();
-    return check_linearizable(b, before, after, allow_full);
+    return check_batch(b, before, after, allow_full);
   }
 };
 
@@ -318,7 +324,7 @@ void real_batch_mutations(uint64_t seed) {
   BatchRecord rec;
   rec.ops = ops.data(); rec.keys = keys.data(); rec.values_before = vin.data(); rec.values_after = vals.data();
   rec.outcomes = out.data(); rec.n = n;
-  Verdict v = check_linearizable(rec, before, after);
+  Verdict v = check_batch(rec, before, after);
   if (!v.ok) { print_verdict(v, "real CPU batch"); std::exit(1); }
   // Each mutation must be rejected; the record is restored after each.
   auto first = [&](uint8_t outcome) {
@@ -327,7 +333,7 @@ void real_batch_mutations(uint64_t seed) {
     return n;
   };
   auto must_reject = [&](const char* what, const DenseState& a) {
-    Verdict m = check_linearizable(rec, before, a);
+    Verdict m = check_batch(rec, before, a);
     CHECK_MSG(!m.ok, "mutation '%s' not detected", what);
     std::printf("  mutation '%s' rejected at key %u: %s\n", what, m.key, m.reason.c_str());
   };
@@ -357,7 +363,182 @@ void real_batch_mutations(uint64_t seed) {
     a.value[k] = 0xEEEE0001u;
     must_reject("stored value never written", a);
   }
-  CHECK(check_linearizable(rec, before, after).ok);  // restored record is accepted again
+  for (uint8_t o : {WX_OUT_INSERTED, WX_OUT_ASSIGNED, WX_OUT_ERASED, WX_OUT_NOT_FOUND}) {
+    // The table writes a non-FIND slot (or a missed find's): wixlib.h says only FOUND finds write.
+    const uint64_t j = first(o);
+    const uint32_t keep = vals[j];
+    vals[j] = keep ^ 0x00010000u;
+    must_reject(o == WX_OUT_NOT_FOUND ? "value slot of a NOT_FOUND element written" : "value slot of a writer written", after);
+    vals[j] = keep;
+  }
+  CHECK(check_batch(rec, before, after).ok);  // restored record is accepted again
+}
+
+
+// ---- 4. whole-table and multi-call checks ----
+
+// A history of calls built by hand: each call owns its arrays.
+struct Calls {
+  struct One {
+    std::vector<uint8_t> o, r;
+    std::vector<uint32_t> k, vb, va;
+    uint64_t start, end;
+  };
+  std::vector<One> calls;
+  MapState before, after;
+
+  // ops as in History (vout = what the slot holds afterwards); start < end are clock ticks.
+  void add(const std::vector<Op>& ops, uint64_t start, uint64_t end) {
+    One c;
+    for (const Op& x : ops) {
+      c.o.push_back(x.op); c.k.push_back(x.key); c.vb.push_back(x.vin); c.r.push_back(x.out);
+      c.va.push_back(x.vout);
+    }
+    c.start = start; c.end = end;
+    calls.push_back(std::move(c));
+  }
+  Verdict check() const {
+    std::vector<CallRecord> h;
+    for (const One& c : calls) {
+      CallRecord r;
+      r.rec.ops = c.o.data(); r.rec.keys = c.k.data(); r.rec.values_before = c.vb.data();
+      r.rec.values_after = c.va.data(); r.rec.outcomes = c.r.data(); r.rec.n = c.o.size();
+      r.start = c.start; r.end = c.end;
+      h.push_back(r);
+    }
+    return check_history(h, before, after);
+  }
+};
+
+void expect_calls(const Calls& c, bool ok, const char* name, const char* reason_part = nullptr) {
+  ++g_cases;
+  const Verdict v = c.check();
+  if (v.ok != ok) {
+    std::fprintf(stderr, "checker case '%s': expected %s, got %s\n", name, ok ? "accept" : "reject",
+                 v.ok ? "accept" : "reject");
+    print_verdict(v, name);
+    std::exit(1);
+  }
+  if (!ok && reason_part)
+    CHECK_MSG(v.reason.find(reason_part) != std::string::npos, "case '%s': rejected for '%s', expected '...%s...'",
+              name, v.reason.c_str(), reason_part);
+}
+
+void whole_table_and_history() {
+  const int before_cases = g_cases;
+  {  // keys outside the batch: kept, lost, changed, foreign
+    Calls c;
+    c.before.map = {{1, 10}, {2, 20}};
+    c.add({found(1, 10), ins(5, 50, WX_OUT_INSERTED)}, 0, 1);
+    c.after.map = {{1, 10}, {2, 20}, {5, 50}};
+    expect_calls(c, true, "untouched key kept");
+    c.after.map = {{1, 10}, {5, 50}};
+    expect_calls(c, false, "key outside the batch lost", "outside the batch lost");
+    c.after.map = {{1, 10}, {2, 21}, {5, 50}};
+    expect_calls(c, false, "key outside the batch changed", "outside the batch changed");
+    c.after.map = {{1, 10}, {2, 20}, {5, 50}, {9, 90}};
+    expect_calls(c, false, "foreign key appeared", "foreign key");
+    c.before.map.clear();
+    c.after.map = {{1, 10}, {5, 50}};
+    expect_calls(c, false, "touched key appeared from nowhere (FOUND, never inserted)", "C1");
+  }
+  {  // value slots: only a FOUND find may write its values[i]
+    struct Case { Op op; const char* name; };
+    const uint32_t R = WX_KEY32_TOMBSTONE;
+    for (const Case& x : {Case{{I, 5, 50, WX_OUT_INSERTED, 51}, "insert INSERTED wrote its slot"},
+                          Case{{I, 1, 50, WX_OUT_PRESENT, 10}, "insert PRESENT wrote the old value into its slot"},
+                          Case{{A, 1, 50, WX_OUT_ASSIGNED, 10}, "insert_or_assign ASSIGNED wrote the old value"},
+                          Case{{E, 1, 0, WX_OUT_ERASED, 10}, "erase ERASED wrote the erased value"},
+                          Case{{E, 5, 7, WX_OUT_NOT_FOUND, 0}, "erase NOT_FOUND wrote its slot"},
+                          Case{{F, 5, 0xCAFEu, WX_OUT_NOT_FOUND, 0}, "find NOT_FOUND wrote a not-found value"},
+                          Case{{F, R, 0xCAFEu, WX_OUT_INVALID_KEY, 0}, "find of a reserved key wrote its slot"}}) {
+      Calls c;
+      c.before.map = {{1, 10}};
+      Op op = x.op;
+      c.add({op}, 0, 1);
+      c.after.map = c.before.map;
+      if (op.out == WX_OUT_INSERTED) c.after.map[op.key] = op.vin;
+      if (op.out == WX_OUT_ASSIGNED) c.after.map[op.key] = op.vin;
+      if (op.out == WX_OUT_ERASED) c.after.map.erase(op.key);
+      expect_calls(c, false, x.name, "wrote its value slot");
+      c.calls[0].va[0] = op.vin;  // the same element, slot left alone: accepted
+      expect_calls(c, true, x.name);
+    }
+    Calls c;
+    c.before.map = {{1, 10}};
+    c.add({found(1, 10)}, 0, 1);
+    c.after.map = {{1, 10}};
+    expect_calls(c, true, "FOUND find writes its slot");
+  }
+  const uint32_t k = 7;
+  {  // the edge_threads example: find(k) -> FOUND 1, then insert(k, 1) -> INSERTED, ending {k: 1}
+    Calls c;
+    c.add({found(k, 1)}, 0, 1);
+    c.add({ins(k, 1, WX_OUT_INSERTED)}, 2, 3);
+    c.after.map = {{k, 1}};
+    expect_calls(c, false, "find sees a value before the call that inserted it began", "step 0");
+    c.calls[0].start = 0, c.calls[0].end = 3, c.calls[1].start = 1, c.calls[1].end = 2;
+    expect_calls(c, true, "the same two calls overlapping: concurrent");
+    c.calls[0].start = 4, c.calls[0].end = 5, c.calls[1].start = 0, c.calls[1].end = 1;  // listed out of order
+    expect_calls(c, true, "insert, then find (calls listed out of order)");
+  }
+  {  // insert, then erase, then a find that still sees the value
+    Calls c;
+    c.add({ins(k, 1, WX_OUT_INSERTED)}, 0, 1);
+    c.add({era(k, WX_OUT_ERASED)}, 2, 3);
+    c.add({found(k, 1)}, 4, 5);
+    expect_calls(c, false, "find after a finished erase sees the erased value", "step 2");
+    c.calls[2].r[0] = WX_OUT_NOT_FOUND, c.calls[2].va[0] = c.calls[2].vb[0];
+    expect_calls(c, true, "insert, erase, then a find that misses");
+  }
+  {  // the state between steps is not dumped: the checker carries every state a step can reach
+    Calls c;
+    c.add({ins(k, 1, WX_OUT_INSERTED), ioa(k, 2, WX_OUT_ASSIGNED)}, 0, 1);  // must end at 2
+    c.add({found(k, 2)}, 2, 3);
+    c.after.map = {{k, 2}};
+    expect_calls(c, true, "insert + assign, then find of the assigned value");
+    c.calls[1].va[0] = 1;
+    expect_calls(c, false, "find after insert + assign sees the overwritten value", "step 1");
+    c.calls[1].start = 0;  // overlapping the first call: the find may come between them
+    expect_calls(c, true, "the same find overlapping insert + assign");
+  }
+  {  // from present 5, concurrent ERASED + INSERTED must end present (erase first): a later erase finds it
+    Calls c;
+    c.before.map = {{k, 5}};
+    c.add({era(k, WX_OUT_ERASED), ins(k, 6, WX_OUT_INSERTED)}, 0, 1);
+    c.add({era(k, WX_OUT_ERASED)}, 2, 3);
+    c.add({ins(k, 7, WX_OUT_INSERTED)}, 4, 5);
+    c.after.map = {{k, 7}};
+    expect_calls(c, true, "erase+insert, then ERASED erase, then insert");
+    c.calls[1].r[0] = WX_OUT_NOT_FOUND;
+    expect_calls(c, false, "erase+insert, then an erase that misses", "step 1");
+    c.calls[1].r[0] = WX_OUT_ERASED, c.calls[2].r[0] = WX_OUT_PRESENT;  // absent after step 1
+    expect_calls(c, false, "PRESENT insert after the key was erased", "step 2");
+  }
+  {  // several states reachable after a step: insert, erase, insert from absent ends at 6 or 8
+    Calls c;
+    c.add({ins(k, 6, WX_OUT_INSERTED), era(k, WX_OUT_ERASED), ins(k, 8, WX_OUT_INSERTED)}, 0, 1);
+    c.add({found(k, 6)}, 2, 3);
+    c.after.map = {{k, 6}};
+    expect_calls(c, true, "two reachable states, the find picks 6");
+    c.calls[1].va[0] = 8;
+    expect_calls(c, false, "the find picks 8 but 6 stays", "step 1");
+    c.after.map = {{k, 8}};
+    expect_calls(c, true, "two reachable states, the find picks 8");
+    c.calls[1].va[0] = 5;
+    expect_calls(c, false, "the find sees a value nobody wrote", "C4");
+  }
+  {  // an untouched key stays checked across a multi-call history
+    Calls c;
+    c.before.map = {{3, 30}};
+    c.add({ins(k, 1, WX_OUT_INSERTED)}, 0, 1);
+    c.add({era(k, WX_OUT_ERASED)}, 2, 3);
+    c.after.map = {{3, 30}};
+    expect_calls(c, true, "two calls, untouched key kept");
+    c.after.map = {};
+    expect_calls(c, false, "two calls, untouched key lost", "outside the batch lost");
+  }
+  std::printf("whole-table and history cases: %d ok\n", g_cases - before_cases);
 }
 
 }  // namespace
@@ -368,6 +549,7 @@ int main() {
   std::printf("hand-made histories: %d cases ok\n", g_cases);
   random_against_brute_force(env.seed, env.small ? 20000 : 200000);
   real_batch_mutations(sub_seed(env.seed, 1));
+  whole_table_and_history();
   std::printf("test_api_checker: all passed\n");
   return 0;
 }

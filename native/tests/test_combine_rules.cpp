@@ -88,7 +88,7 @@ wxsuite::Verdict check(const Run& r) {
   b.values_after = r.vout.data();
   b.outcomes = r.out.data();
   b.n = r.ops.size();
-  return wxsuite::check_linearizable(b, r.before, r.after);
+  return wxsuite::check_batch(b, r.before, r.after);
 }
 
 }  // namespace

@@ -4,8 +4,11 @@
 // argument errors every kind must reject without crashing.
 #pragma once
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -145,7 +148,8 @@ inline void edge_boundary_keys(const EdgeParams& p) {
 }
 
 // Duplicates in one call: exactly one INSERTED (or ERASED) per key, the rest PRESENT/ASSIGNED/
-// NOT_FOUND, never two copies; checked per key by the linearizability checker.
+// NOT_FOUND, never two copies; each call checked against the whole table before and after it
+// (check_batch: keys outside the call unchanged, per-key linearizability, value slots).
 inline void edge_duplicates(const EdgeParams& p) {
   using namespace edge_detail;
   Rng rng(sub_seed(p.seed, 41));
@@ -178,7 +182,7 @@ inline void edge_duplicates(const EdgeParams& p) {
     BatchRecord rec;
     rec.ops = ops.data(); rec.keys = keys.data(); rec.values_before = vals.data(); rec.values_after = vals.data();
     rec.outcomes = out.data(); rec.n = n;
-    Verdict v = check_linearizable(rec, before, after);
+    Verdict v = check_batch(rec, before, after);
     if (!v.ok) { print_verdict(v, "duplicate keys in one call"); std::exit(1); }
     // Sanity beyond the checker: with an empty start, each distinct key was INSERTED exactly once.
     if (call == 0 || call == 2 || call == 3) {
@@ -448,62 +452,79 @@ inline void edge_argument_errors(const EdgeParams& p) {
   CHECK(t.size() == 0);  // nothing above was applied
 }
 
-// Several host threads call one table at once: the library serialises the calls, so all their
-// elements together must be linearizable per key (a serial order of the calls is one such order).
+// Several host threads call one table at once, in rounds: in round c every thread makes its call c
+// (the library serialises the calls), then all wait at a barrier before round c + 1. Each call's
+// start and end are ticks of one atomic counter, so the checker (check_history) orders calls that
+// did not overlap in real time — every round after the one before it, and any call that began after
+// every earlier one had ended — and checks calls that overlapped as concurrent; keys outside every
+// call must stay absent, value slots as wixlib.h allows.
 inline void edge_threads(const EdgeParams& p) {
   const int threads = 4, calls = 6;
   const uint64_t n = 3000, range = 1001;
   Table t(make_config(p.kind, 2048));
-  struct Rec { std::vector<uint8_t> ops, out; std::vector<uint32_t> keys, vin, vout; };
-  std::vector<Rec> recs(threads);
+  struct Call { std::vector<uint8_t> ops, out; std::vector<uint32_t> keys, vin, vout; uint64_t start = 0, end = 0; };
+  std::vector<Call> log(threads * calls);
+  std::atomic<uint64_t> clock{0};
+  std::mutex mu;
+  std::condition_variable cv;
+  int arrived = 0, generation = 0;
+  auto barrier = [&]() {
+    std::unique_lock<std::mutex> lock(mu);
+    const int g = generation;
+    if (++arrived == threads) {
+      arrived = 0;
+      ++generation;
+      cv.notify_all();
+    } else {
+      cv.wait(lock, [&]() { return generation != g; });
+    }
+  };
   std::vector<std::thread> pool;
   for (int th = 0; th < threads; ++th) {
     pool.emplace_back([&, th]() {
       Rng rng(sub_seed(p.seed, 100 + th));
       Io io(p.mem);
-      Rec& r = recs[th];
       for (int c = 0; c < calls; ++c) {
-        std::vector<uint8_t> ops(n), out(n, 0);
-        std::vector<uint32_t> keys(n), vals(n);
+        Call& r = log[th * calls + c];
+        r.ops.resize(n); r.out.assign(n, 0); r.keys.resize(n); r.vout.resize(n);
         const int kind = c % 3;  // 0: wx_batch, 1: wx_insert, 2: wx_erase
         for (uint64_t j = 0; j < n; ++j) {
-          keys[j] = static_cast<uint32_t>(rng.below(range));
+          r.keys[j] = static_cast<uint32_t>(rng.below(range));
           const uint64_t x = rng.below(4);
-          ops[j] = kind == 1 ? WX_OP_INSERT : kind == 2 ? WX_OP_ERASE : static_cast<uint8_t>(x);
-          vals[j] = (static_cast<uint32_t>(th) << 28) | static_cast<uint32_t>(c * n + j);
+          r.ops[j] = kind == 1 ? WX_OP_INSERT : kind == 2 ? WX_OP_ERASE : static_cast<uint8_t>(x);
+          r.vout[j] = (static_cast<uint32_t>(th) << 28) | static_cast<uint32_t>(c * n + j);
         }
-        std::vector<uint32_t> vin = vals;
-        int32_t st = kind == 0 ? io.batch(t.get(), ops.data(), keys.data(), vals.data(), n, out.data())
-                   : kind == 1 ? io.insert(t.get(), keys.data(), vals.data(), n, out.data())
-                               : io.erase(t.get(), keys.data(), n, out.data());
+        r.vin = r.vout;
+        r.start = clock.fetch_add(1);
+        const int32_t st = kind == 0 ? io.batch(t.get(), r.ops.data(), r.keys.data(), r.vout.data(), n, r.out.data())
+                         : kind == 1 ? io.insert(t.get(), r.keys.data(), r.vout.data(), n, r.out.data())
+                                     : io.erase(t.get(), r.keys.data(), n, r.out.data());
+        r.end = clock.fetch_add(1);
         CHECK_MSG(st == WX_OK, "thread %d call %d: %s", th, c, wx_status_name(st));
-        r.ops.insert(r.ops.end(), ops.begin(), ops.end());
-        r.out.insert(r.out.end(), out.begin(), out.end());
-        r.keys.insert(r.keys.end(), keys.begin(), keys.end());
-        r.vin.insert(r.vin.end(), vin.begin(), vin.end());
-        r.vout.insert(r.vout.end(), vals.begin(), vals.end());
+        barrier();
       }
     });
   }
   for (auto& th : pool) th.join();
-  Rec all;
-  for (const Rec& r : recs) {
-    all.ops.insert(all.ops.end(), r.ops.begin(), r.ops.end());
-    all.out.insert(all.out.end(), r.out.begin(), r.out.end());
-    all.keys.insert(all.keys.end(), r.keys.begin(), r.keys.end());
-    all.vin.insert(all.vin.end(), r.vin.begin(), r.vin.end());
-    all.vout.insert(all.vout.end(), r.vout.begin(), r.vout.end());
+  std::vector<CallRecord> history;
+  for (const Call& r : log) {
+    CallRecord c;
+    c.rec.ops = r.ops.data(); c.rec.keys = r.keys.data(); c.rec.values_before = r.vin.data();
+    c.rec.values_after = r.vout.data(); c.rec.outcomes = r.out.data(); c.rec.n = n;
+    c.start = r.start; c.end = r.end;
+    history.push_back(c);
   }
   Io io(p.mem);
   MapState before, after;
   std::vector<uint32_t> dk, dv;
   CHECK_OK(io.retrieve_all(t.get(), dk, dv));
   for (size_t j = 0; j < dk.size(); ++j) CHECK_MSG(after.map.emplace(dk[j], dv[j]).second, "key %u stored twice", dk[j]);
-  BatchRecord rec;
-  rec.ops = all.ops.data(); rec.keys = all.keys.data(); rec.values_before = all.vin.data();
-  rec.values_after = all.vout.data(); rec.outcomes = all.out.data(); rec.n = all.ops.size();
-  Verdict v = check_linearizable(rec, before, after);
+  Verdict v = check_history(history, before, after);
   if (!v.ok) { print_verdict(v, "calls from several threads"); std::exit(1); }
+  // The barrier makes every round a cut at least.
+  CHECK_MSG(v.steps >= static_cast<uint64_t>(calls), "%d rounds of calls formed only %llu real-time steps", calls,
+            (unsigned long long)v.steps);
+  std::printf("  threads: %d calls in %llu real-time steps\n", threads * calls, (unsigned long long)v.steps);
   CHECK(t.size() == after.map.size());
 }
 
