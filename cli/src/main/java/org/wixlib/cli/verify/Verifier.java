@@ -386,6 +386,24 @@ final class Verifier {
    */
   static Mismatch checkHotKey(long batch, int key, Integer pre, boolean nowPresent, int nowValue, int[] order, int from,
       int to, byte[] ops, int[] valuesIn, int[] valuesOut, byte[] outcomes) {
+    String problem = violation(pre, nowPresent, nowValue, order, from, to, ops, valuesIn, valuesOut, outcomes);
+    if (problem == null) {
+      return null;
+    }
+    boolean wasPresent = pre != null;
+    Mismatch m = new Mismatch("hot-key", batch, key, problem)
+        .line("before the batch: " + (wasPresent ? "present, value " + pre : "absent"))
+        .line("after the batch: " + (nowPresent ? "present, value " + nowValue : "absent"));
+    for (int k = from; k < to; k++) {
+      int i = order[k];
+      m.op(i, ops[i], valuesIn[i], outcomes[i], valuesOut[i]);
+    }
+    return m;
+  }
+
+  /** {@link #checkHotKey}'s verdict: null when some sequential order fits, else which rule fails. */
+  static String violation(Integer pre, boolean nowPresent, int nowValue, int[] order, int from, int to, byte[] ops,
+      int[] valuesIn, int[] valuesOut, byte[] outcomes) {
     int inserted = 0;
     int erased = 0;
     int sawPresent = 0;
@@ -478,17 +496,7 @@ final class Verifier {
         problem = "the value changed from " + pre + " to " + nowValue + " with no INSERTED or ASSIGNED element";
       }
     }
-    if (problem == null) {
-      return null;
-    }
-    Mismatch m = new Mismatch("hot-key", batch, key, problem)
-        .line("before the batch: " + (wasPresent ? "present, value " + pre : "absent"))
-        .line("after the batch: " + (nowPresent ? "present, value " + nowValue : "absent"));
-    for (int k = from; k < to; k++) {
-      int i = order[k];
-      m.op(i, ops[i], valuesIn[i], outcomes[i], valuesOut[i]);
-    }
-    return m;
+    return problem;
   }
 
   /** The oracle's value of key, or null when absent. */
