@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
           + " overwrites a concurrent assign is caught).",
       "Keys outside a batch: a batch's keys are read back before it (they must be as the oracle left"
           + " them), size() is compared after every batch, and the whole table whenever the ops since"
-          + " the last comparison reach its size.",
+          + " the last comparison reach 4x its size.",
       "With --zipf S the second phase draws its keys Zipf-distributed (exponent S) over the whole key range"
           + " instead of from --hot-keys keys: a few keys get a large share of every batch, and every key a"
           + " batch touched is checked the same way.",

@@ -14,8 +14,8 @@ import org.wixlib.Op;
 import org.wixlib.Outcome;
 
 /**
- * verify's per-key check ({@link Verifier#checkHotKey}, its verdict {@link Verifier#violation}) against the definition: a concurrent batch is
- * valid when SOME sequential order of its ops, started from the state before, reports every outcome and
+ * verify's per-key check ({@link Verifier#checkHotKey}, its verdict {@link Verifier#violation})
+ * against the definition: a concurrent batch is valid when SOME sequential order of its ops, started from the state before, reports every outcome and
  * found value and ends in the state after. The definition is written plainly here as a search of all
  * orders, and the two must agree on every history of up to {@link #MAX_OPS} ops on one key, and on
  * random batches over a few keys.

@@ -528,4 +528,15 @@ class VerifierFaultTest {
   static Stream<Phase> overwritePhases() {
     return Stream.of(Phase.DISTINCT, Phase.ZIPF);
   }
+
+  @Test
+  void readTellsAValueEqualToFindsNotFoundValueFromAnAbsentKey() {
+    int probe = 0x9E3779B9;
+    table.insert(new int[] {1, 2}, new int[] {probe, 5});
+    byte[] present = new byte[3];
+    int[] value = new int[3];
+    Verifier.read(VerifyTarget.of(table), new int[] {1, 2, 3}, present, value);
+    assertEquals("[1, 1, 0]", Arrays.toString(present));
+    assertEquals(Arrays.toString(new int[] {probe, 5, 0}), Arrays.toString(value));
+  }
 }
