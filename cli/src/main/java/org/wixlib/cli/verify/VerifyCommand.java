@@ -30,12 +30,15 @@ import picocli.CommandLine.Spec;
       "Runs random mixed batches (30%% insert, 20%% insert-or-assign, 20%% erase, 30%% find) through"
           + " HashTable.batch and checks every result against a java.util.HashMap oracle.",
       "",
-      "Distinct-key phase: the keys of one batch are distinct, so every outcome and every found value"
-          + " is checked exactly; size() is compared every 8 batches.",
+      "Distinct-key phase: the keys of one batch are distinct, so every outcome, found value and the"
+          + " key's state after the batch is checked exactly.",
       "Hot-key phase (--hot-fraction of the ops): batches hit --hot-keys keys many times at once; per"
-          + " key the outcomes must fit some sequential order of its ops (INSERTED/ERASED alternate from"
-          + " the presence before the batch to the presence after it, found values were written by an"
-          + " insert of that key in the batch or are the value from before).",
+          + " key some sequential order of its ops must give every reported outcome and found value and"
+          + " end in the key's state after the batch (an exact check: e.g. an insert whose value"
+          + " overwrites a concurrent assign is caught).",
+      "Keys outside a batch: a batch's keys are read back before it (they must be as the oracle left"
+          + " them), size() is compared after every batch, and the whole table whenever the ops since"
+          + " the last comparison reach 4x its size.",
       "With --zipf S the second phase draws its keys Zipf-distributed (exponent S) over the whole key range"
           + " instead of from --hot-keys keys: a few keys get a large share of every batch, and every key a"
           + " batch touched is checked the same way.",

@@ -111,4 +111,27 @@ class HotKeyCheckTest {
     assertNotNull(check(null, false, 0, ops(Op.FIND), new int[] {3}, new byte[] {Outcome.NOT_FOUND},
         new int[] {4}));
   }
+
+  @Test
+  void rejectsALostAssign() {
+    // Absent before; the assign must follow the insert that created the key, so only its value can stay.
+    byte[] ioa2 = ops(Op.INSERT_OR_ASSIGN, Op.INSERT_OR_ASSIGN);
+    byte[] insIoa = ops(Op.INSERT, Op.INSERT_OR_ASSIGN);
+    byte[] out = {Outcome.INSERTED, Outcome.ASSIGNED};
+    int[] in = {1, 2};
+    Mismatch m = check(null, true, 1, ioa2, in, out, in);
+    assertNotNull(m);
+    assertTrue(m.problem().contains("lost assign"), m.problem());
+    assertNotNull(check(null, true, 1, insIoa, in, out, in));
+    assertNotNull(check(null, true, 2, ops(Op.INSERT_OR_ASSIGN, Op.INSERT), in,
+        new byte[] {Outcome.ASSIGNED, Outcome.INSERTED}, in));
+    assertNull(check(null, true, 2, ioa2, in, out, in));
+    // With an erase in between the assign can belong to the first present stretch.
+    byte[] withErase = ops(Op.INSERT, Op.INSERT_OR_ASSIGN, Op.ERASE, Op.INSERT);
+    assertNull(check(null, true, 3, withErase, new int[] {1, 2, 0, 3},
+        new byte[] {Outcome.INSERTED, Outcome.ASSIGNED, Outcome.ERASED, Outcome.INSERTED}, new int[] {1, 2, 0, 3}));
+    // Present before and no insert: an assign's value must stay.
+    assertNotNull(check(5, true, 5, ops(Op.INSERT_OR_ASSIGN, Op.FIND), new int[] {6, 0},
+        new byte[] {Outcome.ASSIGNED, Outcome.FOUND}, new int[] {6, 6}));
+  }
 }
