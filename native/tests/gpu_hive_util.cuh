@@ -206,7 +206,6 @@ struct OpsT {
     return m;
   }
 };
-using Ops = OpsT<uint32_t>;
 using Ops64 = OpsT<uint64_t>;
 
 // retrieve_all holds exactly the oracle's pairs.

@@ -280,36 +280,6 @@ std::string check_key(const BatchRecordT<K>& b, K key, const uint64_t* idx, uint
 
 }  // namespace detail
 
-// Checks every key of the batch. Before/After: types with `bool get(K key, K* v) const`.
-// allow_full: whether FULL outcomes may appear (they constrain nothing). Returns the first (smallest)
-// violating key with the reason and its ops.
-template <typename K, typename Before, typename After>
-Verdict check_linearizable(const BatchRecordT<K>& b, const Before& before, const After& after,
-                           bool allow_full = false) {
-  Verdict v;
-  std::vector<uint64_t> idx(b.n);
-  std::iota(idx.begin(), idx.end(), uint64_t{0});
-  std::stable_sort(idx.begin(), idx.end(), [&](uint64_t x, uint64_t y) { return b.keys[x] < b.keys[y]; });
-  for (uint64_t s = 0; s < b.n;) {
-    const K key = b.keys[idx[s]];
-    uint64_t e = s;
-    while (e < b.n && b.keys[idx[e]] == key) ++e;
-    K v0 = 0, v1 = 0;
-    const bool p0 = before.get(key, &v0), p1 = after.get(key, &v1);
-    std::string why = detail::check_key(b, key, idx.data() + s, e - s, p0, v0, p1, v1, allow_full);
-    ++v.keys_checked;
-    if (!why.empty()) {
-      v.ok = false;
-      v.key = key;
-      v.reason = why;
-      v.detail = detail::describe_key(b, idx.data() + s, e - s, p0, v0, p1, v1);
-      return v;
-    }
-    s = e;
-  }
-  return v;
-}
-
 // One call of a history: its elements and its start / end ticks (one clock for all calls: a counter
 // read before the call and after it returned; start < end). Elements of one call are concurrent.
 template <class K>

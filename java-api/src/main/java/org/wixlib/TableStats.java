@@ -11,8 +11,9 @@ package org.wixlib;
  * @param displacements hopscotch moves / cuckoo evictions since creation
  * @param failedInserts elements reported FULL since creation
  * @param lastKernelMillis GPU kinds: device time of the last bulk call
- * @param lastFull elements of the last bulk call reported {@link Outcome#FULL}
- * @param lastInvalid elements of the last bulk call reported {@link Outcome#INVALID_KEY}
+ * @param lastFull elements of the last native bulk call reported {@link Outcome#FULL} (a large Java
+ *     array call runs as several native calls, one per slice: this counts the last slice)
+ * @param lastInvalid elements of the last native bulk call reported {@link Outcome#INVALID_KEY}
  */
 public record TableStats(long size, long capacity, long bytes, long resizes, long stashUsed,
     long displacements, long failedInserts, double lastKernelMillis, long lastFull, long lastInvalid) {}
