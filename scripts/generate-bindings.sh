@@ -42,16 +42,16 @@ fi
 FUNCTIONS=(
   wx_version wx_version_string wx_last_error wx_status_name wx_kind_available wx_cuda_versions
   wx_device_count wx_device_name wx_device_memory wx_device_properties wx_device_alloc
-  wx_device_free wx_copy
+  wx_device_free wx_copy wx_host_alloc wx_host_free wx_host_register wx_host_unregister wx_link_measure
   wx_config_init wx_table_create wx_table_destroy
   wx_insert wx_insert_or_assign wx_find wx_contains wx_erase wx_batch
   wx_size wx_capacity wx_load_factor wx_stats_get wx_clear wx_resize wx_retrieve_all
   wx_hash_keys wx_find_hashed wx_insert_hashed
   wx_join_create wx_join_destroy wx_join_stats_get wx_join_hash wx_join_count wx_join_probe wx_join_semi
 )
-STRUCTS=(wx_config wx_stats wx_join_stats)
+STRUCTS=(wx_config wx_stats wx_join_stats wx_link_rates)
 # wx_table and wx_join are opaque (a pointer type only): jextract has nothing to generate for it.
-TYPEDEFS=(wx_config wx_stats wx_join_stats)
+TYPEDEFS=(wx_config wx_stats wx_join_stats wx_link_rates)
 CONSTANTS=(
   WX_VERSION_MAJOR WX_VERSION_MINOR WX_VERSION_PATCH
   WX_OK WX_ERR_INVALID_ARGUMENT WX_ERR_INVALID_KEY WX_ERR_OUT_OF_MEMORY WX_ERR_NO_DEVICE

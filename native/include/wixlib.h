@@ -8,7 +8,9 @@
  *  - Keys and values are passed as untyped pointers; their width is the table's (key_bits/value_bits):
  *    32/32 or 64/64 on every kind (other combinations fail with WX_ERR_UNSUPPORTED). A batch of n elements is n keys, n values, n outcome bytes.
  *  - `mem` says where the caller's arrays live: WX_MEM_HOST or WX_MEM_DEVICE (all arrays of one call
- *    live in the same space). Host arrays given to a GPU table are copied by the library in chunks.
+ *    live in the same space). Host arrays given to a GPU table are copied by the library in chunks:
+ *    through its own page-locked buffers, or, for an array that lies wholly in page-locked memory
+ *    (wx_host_alloc, wx_host_register), straight between it and the device.
  *  - `stream` is an optional cudaStream_t (NULL: the table's own stream). Calls return when the work
  *    is complete and results are visible to the caller.
  *  - Calls on one table from several threads are serialised by the library.
@@ -119,7 +121,9 @@ typedef struct wx_config {
                                 (0.9; Hive 0.95) */
   double min_load_factor;    /* shrink below this where the kind can (Hive); 0 = never shrink */
   int32_t grow;              /* wx_grow */
-  int32_t threads;           /* CPU kind: worker threads for bulk calls, 0 = all cores */
+  int32_t threads;           /* CPU kind: worker threads for bulk calls; GPU kinds: threads that copy
+                                host arrays into and out of the staging buffers; 0 = all cores (GPU
+                                kinds: at most 16) */
   /* Tuning: wx_config_init sets the defaults; wx_table_create rejects values outside the limits. */
   uint64_t staging_chunk;    /* GPU kinds: elements per chunk when host arrays are staged
                                 (WX_STAGING_CHUNK_MIN..WX_STAGING_CHUNK_MAX, default 2^21) */
@@ -178,6 +182,32 @@ WX_API int32_t wx_device_alloc(int32_t device, uint64_t bytes, void** ptr);
 WX_API int32_t wx_device_free(void* ptr);
 /* Copies bytes between host and device memory in any direction; waits for completion. */
 WX_API int32_t wx_copy(void* dst, int32_t dst_mem, const void* src, int32_t src_mem, uint64_t bytes);
+
+/* ---- page-locked host memory --------------------------------------------------------------------
+ * A GPU table's bulk call moves an array that lies wholly in page-locked memory straight between it
+ * and the device (no staging copy on the host), so long-lived host columns are worth locking.
+ * wx_host_alloc: new page-locked memory (free it with wx_host_free). wx_host_register: locks existing
+ * memory [ptr, ptr + bytes) until wx_host_unregister(ptr); it costs about as much as copying the range
+ * a few times, and the memory must stay allocated while registered. No device: WX_ERR_NO_DEVICE. */
+WX_API int32_t wx_host_alloc(uint64_t bytes, void** ptr);
+WX_API int32_t wx_host_free(void* ptr);
+WX_API int32_t wx_host_register(void* ptr, uint64_t bytes);
+WX_API int32_t wx_host_unregister(void* ptr);
+
+/* What the path between this host and a device can carry, measured by wx_link_measure: copies of
+ * `bytes` between page-locked host memory and the device, each direction alone and both at once, and
+ * the host's copy rate from ordinary memory into page-locked memory with the staging threads a GPU
+ * table uses (config threads = 0). Rates in GB/s (10^9 bytes per second), best of a few repetitions. */
+typedef struct wx_link_rates {
+  double host_to_device;   /* page-locked host -> device */
+  double device_to_host;   /* device -> page-locked host */
+  double both_directions;  /* bytes per second moved in both directions at once, summed */
+  double host_copy;        /* ordinary -> page-locked host memory, staging threads */
+  int32_t host_copy_threads;
+} wx_link_rates;
+
+/* Measures the link of `device` with buffers of `bytes` (0: 256 MiB); takes a fraction of a second. */
+WX_API int32_t wx_link_measure(int32_t device, uint64_t bytes, wx_link_rates* rates);
 
 /* ---- tables ------------------------------------------------------------------------------------ */
 WX_API int32_t wx_config_init(wx_config* config, int32_t kind);

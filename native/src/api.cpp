@@ -217,6 +217,50 @@ int32_t wx_copy(void* dst, int32_t dst_mem, const void* src, int32_t src_mem, ui
   });
 }
 
+int32_t wx_host_alloc(uint64_t bytes, void** ptr) {
+  return guarded([&]() -> int32_t {
+    require(ptr != nullptr, "ptr is NULL");
+    require(bytes > 0, "cannot allocate 0 bytes");
+    *ptr = wx::dev::host_alloc(bytes);
+    return WX_OK;
+  });
+}
+
+int32_t wx_host_free(void* ptr) {
+  return guarded([&]() -> int32_t {
+    if (ptr) wx::dev::host_free(ptr);
+    return WX_OK;
+  });
+}
+
+int32_t wx_host_register(void* ptr, uint64_t bytes) {
+  return guarded([&]() -> int32_t {
+    require(ptr != nullptr, "ptr is NULL");
+    require(bytes > 0, "cannot register 0 bytes");
+    wx::dev::host_register(ptr, bytes);
+    return WX_OK;
+  });
+}
+
+int32_t wx_host_unregister(void* ptr) {
+  return guarded([&]() -> int32_t {
+    require(ptr != nullptr, "ptr is NULL");
+    wx::dev::host_unregister(ptr);
+    return WX_OK;
+  });
+}
+
+int32_t wx_link_measure(int32_t device, uint64_t bytes, wx_link_rates* rates) {
+  return guarded([&]() -> int32_t {
+    require(rates != nullptr, "rates is NULL");
+    constexpr uint64_t kDefault = uint64_t(256) << 20, kMin = uint64_t(1) << 20, kMax = uint64_t(8) << 30;
+    if (bytes == 0) bytes = kDefault;
+    require(bytes >= kMin && bytes <= kMax, "bytes " + std::to_string(bytes) + " is outside [2^20, 2^33]");
+    *rates = wx::dev::measure_link(device, bytes);
+    return WX_OK;
+  });
+}
+
 int32_t wx_config_init(wx_config* c, int32_t kind) {
   return guarded([&]() -> int32_t {
     require(c != nullptr, "config is NULL");

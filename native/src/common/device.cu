@@ -1,6 +1,7 @@
 // Device services for the C API (CUDA builds): queries, allocations, copies and host staging.
 #include <algorithm>
 #include <string>
+#include <thread>
 
 #include "common/cuda_util.cuh"
 #include "common/device.hpp"
@@ -75,6 +76,43 @@ void copy(void* dst, const void* src, uint64_t bytes) {
   WX_CUDA(cudaStreamSynchronize(cudaStreamLegacy));
 }
 
+void* host_alloc(uint64_t bytes) {
+  if (count() == 0) fail(WX_ERR_NO_DEVICE, "no CUDA device is available (no GPU or no driver)");
+  void* p = nullptr;
+  WX_CUDA(cudaHostAlloc(&p, bytes, cudaHostAllocPortable));
+  return p;
+}
+
+void host_free(void* p) { WX_CUDA(cudaFreeHost(p)); }
+
+void host_register(void* p, uint64_t bytes) {
+  if (count() == 0) fail(WX_ERR_NO_DEVICE, "no CUDA device is available (no GPU or no driver)");
+  WX_CUDA(cudaHostRegister(p, bytes, cudaHostRegisterPortable));
+}
+
+void host_unregister(void* p) { WX_CUDA(cudaHostUnregister(p)); }
+
+static bool page_locked_byte(const void* p) {
+  cudaPointerAttributes a;
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeHost;
+}
+
+bool is_page_locked(const void* p, uint64_t bytes) {
+  if (!p || bytes == 0) return false;
+  return page_locked_byte(p) && page_locked_byte(static_cast<const char*>(p) + bytes - 1);
+}
+
+unsigned staging_threads(int32_t t) {
+  if (t > 0) return unsigned(t);
+  // Copies into page-locked memory scale with threads up to the host's memory bandwidth.
+  constexpr unsigned kMaxAuto = 16;
+  return std::clamp(std::thread::hardware_concurrency(), 1u, kMaxAuto);
+}
+
 void* stream_create(int device) {
   DeviceScope scope(device);
   cudaStream_t s;
@@ -113,7 +151,8 @@ void StagerDelete::operator()(Stager* s) const { delete s; }
 BatchResult run_staged(Table& table, Call call, const Batch& host, const wx_config& config, StagerPtr& stager) {
   if (!stager) {
     DeviceScope scope(config.device);
-    stager.reset(new Stager(config.device, uint64_t(config.key_bits / 8), config.staging_chunk));
+    stager.reset(new Stager(config.device, uint64_t(config.key_bits / 8), config.staging_chunk,
+                            staging_threads(config.threads)));
   }
   return stager->run(table, call, host);
 }

@@ -17,6 +17,15 @@ void versions(int32_t* runtime, int32_t* driver);
 void* alloc(int device, uint64_t bytes);
 void free(void* p);
 void copy(void* dst, const void* src, uint64_t bytes);  // any direction, synchronous
+void* host_alloc(uint64_t bytes);  // page-locked
+void host_free(void* p);
+void host_register(void* p, uint64_t bytes);
+void host_unregister(void* p);
+// Whether [p, p+bytes) is page-locked host memory (checked at both ends: registrations are ranges).
+bool is_page_locked(const void* p, uint64_t bytes);
+wx_link_rates measure_link(int device, uint64_t bytes);
+// Threads a GPU table's staging copies use for config threads = t (0: all cores, at most 16).
+unsigned staging_threads(int32_t t);
 void* stream_create(int device);
 void stream_destroy(void* stream);
 // The device owning p, or -1 when p is not device memory.

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "common/cuda_util.cuh"
+#include "common/device.hpp"
 
 namespace wx::dev {
 
@@ -38,23 +39,62 @@ bool quietly(F&& f) {
 
 }  // namespace
 
-// One call's arrays and chunking.
+// One array of a call as the staging sees it.
+struct StagedArray {
+  char* caller = nullptr;  // the caller's array; nullptr: not part of this call
+  uint64_t width = 0;      // bytes per element
+  uint64_t slot_at = 0;    // byte offset of its region in a slot
+  bool direct = false;     // page-locked: chunks go straight between it and the device
+
+  bool packed() const { return caller && !direct; }
+};
+
+// One call's arrays and chunking. Inputs: keys, values, ops, hashes; outputs: values, outcomes,
+// hashes (values and hashes share their slot region between input and output).
 struct Stager::Plan {
+  enum { kKeys, kValuesIn, kOps, kHashesIn, kValuesOut, kOutcomes, kHashesOut, kArrays };
+  static constexpr int kFirstOut = kValuesOut;
+
   Call call;
   const Batch& host;
   uint64_t chunk;   // elements per chunk
   uint64_t chunks;  // number of chunks
-  bool values_in, values_out, hashes_in, hashes_out;
+  bool hashes;      // the call moves hashes
+  StagedArray a[kArrays];
 
   Plan(Call c, const Batch& h, uint64_t per_chunk)
       : call(c), host(h), chunk(per_chunk), chunks((h.n + per_chunk - 1) / per_chunk) {
-    values_in = h.values_in && (c == Call::insert || c == Call::insert_or_assign || c == Call::batch ||
-                                c == Call::insert_hashed);
-    values_out = h.values_out && (c == Call::find || c == Call::batch || c == Call::find_hashed);
-    hashes_in = h.hashes && (c == Call::find_hashed || c == Call::insert_hashed);
-    hashes_out = h.hashes_out && c == Call::hash_keys;
+    const bool values_in = h.values_in && (c == Call::insert || c == Call::insert_or_assign || c == Call::batch ||
+                                           c == Call::insert_hashed);
+    const bool values_out = h.values_out && (c == Call::find || c == Call::batch || c == Call::find_hashed);
+    const bool hashes_in = h.hashes && (c == Call::find_hashed || c == Call::insert_hashed);
+    const bool hashes_out = h.hashes_out && c == Call::hash_keys;
+    hashes = hashes_in || hashes_out;
+    a[kKeys].caller = static_cast<char*>(const_cast<void*>(h.keys));
+    a[kValuesIn].caller = values_in ? static_cast<char*>(const_cast<void*>(h.values_in)) : nullptr;
+    a[kOps].caller = reinterpret_cast<char*>(const_cast<uint8_t*>(h.ops));
+    a[kHashesIn].caller = hashes_in ? reinterpret_cast<char*>(const_cast<uint64_t*>(h.hashes)) : nullptr;
+    a[kValuesOut].caller = values_out ? static_cast<char*>(h.values_out) : nullptr;
+    a[kOutcomes].caller = reinterpret_cast<char*>(h.outcomes);
+    a[kHashesOut].caller = hashes_out ? reinterpret_cast<char*>(h.hashes_out) : nullptr;
   }
-  bool hashes() const { return hashes_in || hashes_out; }
+
+  // Widths, slot regions (slots of cap elements) and which arrays are page-locked.
+  void place(uint64_t cap, uint64_t elem, uint64_t hashes_at) {
+    const uint64_t width[kArrays] = {elem, elem, 1, 8, elem, 1, 8};
+    const uint64_t at[kArrays] = {0, cap * elem, cap * 2 * elem, hashes_at, cap * elem, cap * (2 * elem + 1), hashes_at};
+    for (int i = 0; i < kArrays; ++i) {
+      a[i].width = width[i];
+      a[i].slot_at = at[i];
+      a[i].direct = a[i].caller && is_page_locked(a[i].caller, host.n * width[i]);
+    }
+  }
+  // Every array of the call is page-locked: nothing to pack, no pinned slot needed.
+  bool all_direct() const {
+    for (const StagedArray& x : a)
+      if (x.packed()) return false;
+    return true;
+  }
   uint64_t begin(uint64_t c) const { return c * chunk; }
   uint64_t size(uint64_t c) const { return std::min(chunk, host.n - begin(c)); }
 };
@@ -70,8 +110,8 @@ struct Stager::Pipe {
   std::exception_ptr copy_error;
 };
 
-Stager::Stager(int device, uint64_t elem_bytes, uint64_t chunk)
-    : elem_bytes_(elem_bytes), device_(device), chunk_(chunk) {
+Stager::Stager(int device, uint64_t elem_bytes, uint64_t chunk, unsigned threads)
+    : elem_bytes_(elem_bytes), device_(device), chunk_(chunk), threads_(std::max(threads, 1u)) {
   DeviceScope scope(device_);
   WX_CUDA(cudaStreamCreateWithFlags(&in_, cudaStreamNonBlocking));
   const cudaError_t e = cudaStreamCreateWithFlags(&out_, cudaStreamNonBlocking);
@@ -145,15 +185,11 @@ void Stager::reserve(uint64_t elems, unsigned slots, bool hashes) {
 }
 
 void Stager::parallel_copy(void* dst, const void* src, uint64_t bytes) {
-  if (bytes < 2 * kMinSplit) {
+  if (bytes < 2 * kMinSplit || threads_ == 1) {
     std::memcpy(dst, src, bytes);
     return;
   }
-  if (!copiers_) {
-    // Half the cores, at most 8: a few threads saturate memory bandwidth into pinned buffers.
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    copiers_ = std::make_unique<cpu::ThreadPool>(std::clamp(cores / 2, 1u, 8u));
-  }
+  if (!copiers_) copiers_ = std::make_unique<cpu::ThreadPool>(threads_);
   const uint64_t parts = uint64_t(copiers_->size()) * 2;
   const uint64_t grain = std::max(kMinSplit, (bytes / parts + 4095) & ~uint64_t(4095));
   char* d = static_cast<char*>(dst);
@@ -161,63 +197,50 @@ void Stager::parallel_copy(void* dst, const void* src, uint64_t bytes) {
   copiers_->parallel_for(bytes, grain, [&](uint64_t b, uint64_t e, unsigned) { std::memcpy(d + b, s + b, e - b); });
 }
 
+const void* Stager::in_src(const Plan& p, int i, unsigned slot, uint64_t c) const {
+  const StagedArray& x = p.a[i];
+  if (x.direct || !pinned()) return x.caller + p.begin(c) * x.width;
+  return slots_[slot].host + x.slot_at;
+}
+
+void* Stager::out_dst(const Plan& p, int i, unsigned slot, uint64_t c) const {
+  const StagedArray& x = p.a[i];
+  if (x.direct || !pinned()) return x.caller + p.begin(c) * x.width;
+  return slots_[slot].host + x.slot_at;
+}
+
 void Stager::pack(const Plan& p, unsigned slot, uint64_t c) {
   if (!pinned()) return;
-  const uint64_t off = p.begin(c), m = p.size(c);
-  char* h = slots_[slot].host;
-  parallel_copy(h, static_cast<const char*>(p.host.keys) + off * elem_bytes_, m * elem_bytes_);
-  if (p.values_in)
-    parallel_copy(h + cap_ * elem_bytes_, static_cast<const char*>(p.host.values_in) + off * elem_bytes_, m * elem_bytes_);
-  if (p.host.ops) parallel_copy(h + cap_ * (2 * elem_bytes_), p.host.ops + off, m);
-  if (p.hashes_in) parallel_copy(h + hashes_at(), p.host.hashes + off, m * 8);
+  for (int i = 0; i < Plan::kFirstOut; ++i) {
+    const StagedArray& x = p.a[i];
+    if (x.packed()) parallel_copy(slots_[slot].host + x.slot_at, x.caller + p.begin(c) * x.width, p.size(c) * x.width);
+  }
 }
 
 void Stager::unpack(const Plan& p, unsigned slot, uint64_t c) {
   if (!pinned()) return;
-  const uint64_t off = p.begin(c), m = p.size(c);
-  const char* h = slots_[slot].host;
-  if (p.values_out)
-    parallel_copy(static_cast<char*>(p.host.values_out) + off * elem_bytes_, h + cap_ * elem_bytes_, m * elem_bytes_);
-  if (p.host.outcomes) parallel_copy(p.host.outcomes + off, h + cap_ * (2 * elem_bytes_ + 1), m);
-  if (p.hashes_out) parallel_copy(p.host.hashes_out + off, h + hashes_at(), m * 8);
+  for (int i = Plan::kFirstOut; i < Plan::kArrays; ++i) {
+    const StagedArray& x = p.a[i];
+    if (x.packed()) parallel_copy(x.caller + p.begin(c) * x.width, slots_[slot].host + x.slot_at, p.size(c) * x.width);
+  }
 }
 
 void Stager::copy_in(const Plan& p, unsigned slot, uint64_t c, cudaStream_t s) {
-  const uint64_t off = p.begin(c), m = p.size(c);
-  const Slot& sl = slots_[slot];
-  // From the pinned slot, or (no pinned memory) straight from the caller's arrays.
-  const bool pin = pinned();
-  auto src = [&](const void* caller, uint64_t slot_offset, uint64_t width) -> const void* {
-    return pin ? static_cast<const void*>(sl.host + slot_offset) : static_cast<const char*>(caller) + off * width;
-  };
-  WX_CUDA(cudaMemcpyAsync(sl.dev, src(p.host.keys, 0, elem_bytes_), m * elem_bytes_, cudaMemcpyHostToDevice, s));
-  if (p.values_in)
-    WX_CUDA(cudaMemcpyAsync(sl.dev + cap_ * elem_bytes_, src(p.host.values_in, cap_ * elem_bytes_, elem_bytes_),
-                            m * elem_bytes_, cudaMemcpyHostToDevice, s));
-  if (p.host.ops)
-    WX_CUDA(cudaMemcpyAsync(sl.dev + cap_ * (2 * elem_bytes_),
-                            src(p.host.ops, cap_ * (2 * elem_bytes_), 1), m, cudaMemcpyHostToDevice, s));
-  if (p.hashes_in)
-    WX_CUDA(cudaMemcpyAsync(sl.dev + hashes_at(), src(p.host.hashes, hashes_at(), 8), m * 8, cudaMemcpyHostToDevice, s));
+  for (int i = 0; i < Plan::kFirstOut; ++i) {
+    const StagedArray& x = p.a[i];
+    if (x.caller)
+      WX_CUDA(cudaMemcpyAsync(slots_[slot].dev + x.slot_at, in_src(p, i, slot, c), p.size(c) * x.width,
+                              cudaMemcpyHostToDevice, s));
+  }
 }
 
 void Stager::copy_out(const Plan& p, unsigned slot, uint64_t c, cudaStream_t s) {
-  const uint64_t off = p.begin(c), m = p.size(c);
-  const Slot& sl = slots_[slot];
-  const bool pin = pinned();
-  auto dst = [&](void* caller, uint64_t slot_offset, uint64_t width) -> void* {
-    return pin ? static_cast<void*>(sl.host + slot_offset) : static_cast<char*>(caller) + off * width;
-  };
-  if (p.values_out)
-    WX_CUDA(cudaMemcpyAsync(dst(p.host.values_out, cap_ * elem_bytes_, elem_bytes_), sl.dev + cap_ * elem_bytes_,
-                            m * elem_bytes_, cudaMemcpyDeviceToHost, s));
-  if (p.host.outcomes) {
-    const uint64_t at = cap_ * (2 * elem_bytes_ + 1);
-    WX_CUDA(cudaMemcpyAsync(dst(p.host.outcomes, at, 1), sl.dev + at, m, cudaMemcpyDeviceToHost, s));
+  for (int i = Plan::kFirstOut; i < Plan::kArrays; ++i) {
+    const StagedArray& x = p.a[i];
+    if (x.caller)
+      WX_CUDA(cudaMemcpyAsync(out_dst(p, i, slot, c), slots_[slot].dev + x.slot_at, p.size(c) * x.width,
+                              cudaMemcpyDeviceToHost, s));
   }
-  if (p.hashes_out)
-    WX_CUDA(cudaMemcpyAsync(dst(p.host.hashes_out, hashes_at(), 8), sl.dev + hashes_at(), m * 8,
-                            cudaMemcpyDeviceToHost, s));
 }
 
 Batch Stager::device_batch(const Plan& p, unsigned slot, uint64_t c) const {
@@ -226,14 +249,14 @@ Batch Stager::device_batch(const Plan& p, unsigned slot, uint64_t c) const {
   d.n = p.size(c);
   d.not_found = p.host.not_found;
   d.stream = p.host.stream;
-  d.keys = dev;
-  void* values = dev + cap_ * elem_bytes_;
-  d.values_in = p.values_in ? values : nullptr;
-  d.values_out = p.values_out ? values : nullptr;
-  if (p.host.ops) d.ops = reinterpret_cast<const uint8_t*>(dev + cap_ * (2 * elem_bytes_));
-  if (p.host.outcomes) d.outcomes = reinterpret_cast<uint8_t*>(dev + cap_ * (2 * elem_bytes_ + 1));
-  if (p.hashes_in) d.hashes = reinterpret_cast<const uint64_t*>(dev + hashes_at());
-  if (p.hashes_out) d.hashes_out = reinterpret_cast<uint64_t*>(dev + hashes_at());
+  auto at = [&](int i) -> char* { return p.a[i].caller ? dev + p.a[i].slot_at : nullptr; };
+  d.keys = at(Plan::kKeys);
+  d.values_in = at(Plan::kValuesIn);
+  d.values_out = at(Plan::kValuesOut);
+  d.ops = reinterpret_cast<const uint8_t*>(at(Plan::kOps));
+  d.outcomes = reinterpret_cast<uint8_t*>(at(Plan::kOutcomes));
+  d.hashes = reinterpret_cast<const uint64_t*>(at(Plan::kHashesIn));
+  d.hashes_out = reinterpret_cast<uint64_t*>(at(Plan::kHashesOut));
   return d;
 }
 
@@ -245,9 +268,10 @@ void Stager::mark_not_run(const Plan& p, uint64_t from_chunk) {
 
 BatchResult Stager::run(Table& table, Call call, const Batch& host) {
   DeviceScope scope(device_);
-  const Plan p(call, host, chunk_);
-  reserve(std::min(host.n, chunk_), p.chunks > 1 ? kMaxSlots : 1, p.hashes());
-  return pinned() && p.chunks > 1 ? run_pipelined(table, p) : run_serial(table, p);
+  Plan p(call, host, chunk_);
+  reserve(std::min(host.n, chunk_), p.chunks > 1 ? kMaxSlots : 1, p.hashes);
+  p.place(cap_, elem_bytes_, hashes_at());
+  return (pinned() || p.all_direct()) && p.chunks > 1 ? run_pipelined(table, p) : run_serial(table, p);
 }
 
 // One chunk after the other on the table's stream: small calls, and calls without pinned memory.

@@ -5,7 +5,8 @@
 // Per chunk i (slot i % slots): copy threads pack the caller's input into pinned memory and queue the
 // host-to-device copy (in-stream); the calling thread runs the table call on the table's stream once
 // that copy is done and queues the device-to-host copy of the results (out-stream); the copy threads
-// unpack the results into the caller's arrays. Chunks i+1.. are packed while chunk i runs.
+// unpack the results into the caller's arrays. Chunks i+1.. are packed while chunk i runs. A caller's
+// array that is itself page-locked skips packing: its chunks are copied straight to and from it.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -20,8 +21,8 @@ namespace wx::dev {
 class Stager {
  public:
   // elem_bytes: width of the table's keys and of its values (4 or 8); chunk: elements per chunk
-  // (wx_config staging_chunk).
-  Stager(int device, uint64_t elem_bytes, uint64_t chunk);
+  // (wx_config staging_chunk); threads: copy threads (staging_threads of wx_config threads).
+  Stager(int device, uint64_t elem_bytes, uint64_t chunk, unsigned threads);
   ~Stager();
   Stager(const Stager&) = delete;
   Stager& operator=(const Stager&) = delete;
@@ -53,6 +54,10 @@ class Stager {
   void copy_out(const Plan& p, unsigned slot, uint64_t chunk, cudaStream_t s);
   Batch device_batch(const Plan& p, unsigned slot, uint64_t chunk) const;
   void parallel_copy(void* dst, const void* src, uint64_t bytes);
+  // Where chunk c of a caller's array goes to or comes from: its slot region, or (page-locked array,
+  // or no pinned slots) the caller's memory itself.
+  const void* in_src(const Plan& p, int a, unsigned slot, uint64_t c) const;
+  void* out_dst(const Plan& p, int a, unsigned slot, uint64_t c) const;
   void mark_not_run(const Plan& p, uint64_t from_chunk);
 
   BatchResult run_serial(Table& table, const Plan& p);
@@ -64,6 +69,7 @@ class Stager {
   const uint64_t elem_bytes_;  // bytes of one key, and of one value (tables have one width)
   int device_;
   uint64_t chunk_;
+  unsigned threads_;
   uint64_t cap_ = 0;  // elements per slot
   bool hashes_ = false;  // slots have the hashes region
   unsigned nslots_ = 0;

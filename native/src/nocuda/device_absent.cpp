@@ -16,6 +16,13 @@ void versions(int32_t* runtime, int32_t* driver) { *runtime = 0; *driver = 0; }
 void* alloc(int, uint64_t) { absent(); }
 void free(void*) { absent(); }
 void copy(void*, const void*, uint64_t) { absent(); }
+void* host_alloc(uint64_t) { absent(); }
+void host_free(void*) { absent(); }
+void host_register(void*, uint64_t) { absent(); }
+void host_unregister(void*) { absent(); }
+bool is_page_locked(const void*, uint64_t) { return false; }
+wx_link_rates measure_link(int, uint64_t) { absent(); }
+unsigned staging_threads(int32_t t) { return t > 0 ? unsigned(t) : 1u; }
 void* stream_create(int) { absent(); }
 void stream_destroy(void*) {}
 int device_of(const void*) { return -1; }

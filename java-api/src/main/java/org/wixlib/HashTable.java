@@ -166,7 +166,10 @@ public final class HashTable implements AutoCloseable {
       return this;
     }
 
-    /** CPU kind: worker threads for bulk calls, 0 = all cores. */
+    /**
+     * CPU kind: worker threads for bulk calls; GPU kinds: threads that copy host arrays into and out of
+     * the staging buffers. 0 = all cores (GPU kinds: at most 16).
+     */
     public Builder threads(int threads) {
       this.threads = ConfigChecks.threads(threads);
       return this;

@@ -72,6 +72,16 @@ public final class Wixlib {
     return Native.kindAvailable(kind.code());
   }
 
+  /**
+   * Measures what the path between this host and {@code device} carries (a fraction of a second):
+   * the bound of each memory path a bulk call can take. Throws {@link NoDeviceException} without a
+   * usable device.
+   */
+  public static LinkRates linkRates(int device) {
+    double[] r = Native.linkMeasure(device, 0);
+    return new LinkRates(r[0], r[1], r[2], r[3], (int) r[4]);
+  }
+
   /** Version string of the loaded libwixlib.so. */
   public static String nativeVersion() {
     return Native.versionString();

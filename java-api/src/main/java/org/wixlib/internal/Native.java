@@ -13,6 +13,7 @@ import org.wixlib.WixlibException;
 import org.wixlib.internal.ffi.wixlib_h;
 import org.wixlib.internal.ffi.wx_config;
 import org.wixlib.internal.ffi.wx_join_stats;
+import org.wixlib.internal.ffi.wx_link_rates;
 import org.wixlib.internal.ffi.wx_stats;
 
 /**
@@ -174,6 +175,50 @@ public final class Native {
   public static void copy(MemorySegment dst, int dstMem, MemorySegment src, int srcMem, long bytes) {
     ensureLoaded();
     check(wixlib_h.wx_copy(dst, dstMem, src, srcMem, bytes));
+  }
+
+  // ---- page-locked host memory and the link -------------------------------------------------------
+
+  /** Allocates page-locked host memory; returns its address. */
+  public static long hostAlloc(long bytes) {
+    ensureLoaded();
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment out = a.allocate(ADDRESS);
+      check(wixlib_h.wx_host_alloc(bytes, out));
+      return out.get(ADDRESS, 0).address();
+    }
+  }
+
+  /** Frees page-locked host memory; returns the status (cleanups ignore it). */
+  public static int hostFree(long address) {
+    ensureLoaded();
+    return wixlib_h.wx_host_free(ptr(address));
+  }
+
+  /** Page-locks [address, address + bytes) until {@link #hostUnregister}. */
+  public static void hostRegister(long address, long bytes) {
+    ensureLoaded();
+    check(wixlib_h.wx_host_register(ptr(address), bytes));
+  }
+
+  /** Unlocks memory locked by {@link #hostRegister}; returns the status. */
+  public static int hostUnregister(long address) {
+    ensureLoaded();
+    return wixlib_h.wx_host_unregister(ptr(address));
+  }
+
+  /**
+   * wx_link_measure: {host to device, device to host, both directions, host copy} in GB/s, then the
+   * host copy's thread count.
+   */
+  public static double[] linkMeasure(int device, long bytes) {
+    ensureLoaded();
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment r = wx_link_rates.allocate(a);
+      check(wixlib_h.wx_link_measure(device, bytes, r));
+      return new double[] {wx_link_rates.host_to_device(r), wx_link_rates.device_to_host(r),
+          wx_link_rates.both_directions(r), wx_link_rates.host_copy(r), wx_link_rates.host_copy_threads(r)};
+    }
   }
 
   // ---- tables --------------------------------------------------------------------------------

@@ -58,10 +58,9 @@ final class BenchRunner {
   private HashTable newTable(long capacity, int keyBits) {
     HashTable.Builder b = HashTable.builder().kind(kind).keyBits(keyBits).capacity(capacity)
         .maxLoadFactor(p.loadFactor()).growPolicy(GrowPolicy.AUTO);
+    b.threads(p.threads());
     if (kind.isGpu()) {
       b.device(p.device());
-    } else {
-      b.threads(p.threads());
     }
     return b.build();
   }

@@ -1155,6 +1155,300 @@ public class wixlib_h {
         }
     }
 
+    private static class wx_host_alloc {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            wixlib_h.C_INT,
+            wixlib_h.C_LONG,
+            wixlib_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = wixlib_h.findOrThrow("wx_host_alloc");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t wx_host_alloc(uint64_t bytes, void **ptr)
+     * }
+     */
+    public static FunctionDescriptor wx_host_alloc$descriptor() {
+        return wx_host_alloc.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t wx_host_alloc(uint64_t bytes, void **ptr)
+     * }
+     */
+    public static MethodHandle wx_host_alloc$handle() {
+        return wx_host_alloc.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t wx_host_alloc(uint64_t bytes, void **ptr)
+     * }
+     */
+    public static MemorySegment wx_host_alloc$address() {
+        return wx_host_alloc.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t wx_host_alloc(uint64_t bytes, void **ptr)
+     * }
+     */
+    public static int wx_host_alloc(long bytes, MemorySegment ptr) {
+        var mh$ = wx_host_alloc.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("wx_host_alloc", bytes, ptr);
+            }
+            return (int)mh$.invokeExact(bytes, ptr);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class wx_host_free {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = wixlib_h.findOrThrow("wx_host_free");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t wx_host_free(void *ptr)
+     * }
+     */
+    public static FunctionDescriptor wx_host_free$descriptor() {
+        return wx_host_free.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t wx_host_free(void *ptr)
+     * }
+     */
+    public static MethodHandle wx_host_free$handle() {
+        return wx_host_free.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t wx_host_free(void *ptr)
+     * }
+     */
+    public static MemorySegment wx_host_free$address() {
+        return wx_host_free.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t wx_host_free(void *ptr)
+     * }
+     */
+    public static int wx_host_free(MemorySegment ptr) {
+        var mh$ = wx_host_free.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("wx_host_free", ptr);
+            }
+            return (int)mh$.invokeExact(ptr);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class wx_host_register {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = wixlib_h.findOrThrow("wx_host_register");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t wx_host_register(void *ptr, uint64_t bytes)
+     * }
+     */
+    public static FunctionDescriptor wx_host_register$descriptor() {
+        return wx_host_register.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t wx_host_register(void *ptr, uint64_t bytes)
+     * }
+     */
+    public static MethodHandle wx_host_register$handle() {
+        return wx_host_register.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t wx_host_register(void *ptr, uint64_t bytes)
+     * }
+     */
+    public static MemorySegment wx_host_register$address() {
+        return wx_host_register.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t wx_host_register(void *ptr, uint64_t bytes)
+     * }
+     */
+    public static int wx_host_register(MemorySegment ptr, long bytes) {
+        var mh$ = wx_host_register.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("wx_host_register", ptr, bytes);
+            }
+            return (int)mh$.invokeExact(ptr, bytes);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class wx_host_unregister {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = wixlib_h.findOrThrow("wx_host_unregister");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t wx_host_unregister(void *ptr)
+     * }
+     */
+    public static FunctionDescriptor wx_host_unregister$descriptor() {
+        return wx_host_unregister.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t wx_host_unregister(void *ptr)
+     * }
+     */
+    public static MethodHandle wx_host_unregister$handle() {
+        return wx_host_unregister.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t wx_host_unregister(void *ptr)
+     * }
+     */
+    public static MemorySegment wx_host_unregister$address() {
+        return wx_host_unregister.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t wx_host_unregister(void *ptr)
+     * }
+     */
+    public static int wx_host_unregister(MemorySegment ptr) {
+        var mh$ = wx_host_unregister.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("wx_host_unregister", ptr);
+            }
+            return (int)mh$.invokeExact(ptr);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class wx_link_measure {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            wixlib_h.C_INT,
+            wixlib_h.C_INT,
+            wixlib_h.C_LONG,
+            wixlib_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = wixlib_h.findOrThrow("wx_link_measure");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t wx_link_measure(int32_t device, uint64_t bytes, wx_link_rates *rates)
+     * }
+     */
+    public static FunctionDescriptor wx_link_measure$descriptor() {
+        return wx_link_measure.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t wx_link_measure(int32_t device, uint64_t bytes, wx_link_rates *rates)
+     * }
+     */
+    public static MethodHandle wx_link_measure$handle() {
+        return wx_link_measure.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t wx_link_measure(int32_t device, uint64_t bytes, wx_link_rates *rates)
+     * }
+     */
+    public static MemorySegment wx_link_measure$address() {
+        return wx_link_measure.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t wx_link_measure(int32_t device, uint64_t bytes, wx_link_rates *rates)
+     * }
+     */
+    public static int wx_link_measure(int device, long bytes, MemorySegment rates) {
+        var mh$ = wx_link_measure.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("wx_link_measure", device, bytes, rates);
+            }
+            return (int)mh$.invokeExact(device, bytes, rates);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class wx_config_init {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             wixlib_h.C_INT,
