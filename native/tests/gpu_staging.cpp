@@ -1,11 +1,14 @@
 // Staging of host arrays for the GPU kinds (common/device_staging.cu), through the C API with
 // WX_MEM_HOST arrays: many small chunks (wx_config.staging_chunk = 4096, ragged last chunk, pipelined
 // slots reused many times), a few large chunks (parallel host copies), every bulk call, reserved keys
-// and FULL outcomes spread over chunks. Results are checked element by element against what the keys
-// must give. Skips (77) where no device exists.
+// and FULL outcomes spread over chunks; each with the arrays in ordinary memory, in page-locked memory
+// (wx_host_alloc: copied straight to and from the device) and with only the inputs registered
+// (wx_host_register: some arrays direct, the others staged). Results are checked element by element
+// against what the keys must give. Also wx_link_measure. Skips (77) where no device exists.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -13,11 +16,71 @@
 
 namespace {
 
+// Where the test's host arrays live.
+enum class Memory { ordinary, page_locked, inputs_registered };
+Memory g_memory = Memory::ordinary;
+const char* memory_name(Memory m) {
+  return m == Memory::ordinary ? "ordinary" : m == Memory::page_locked ? "page-locked" : "inputs registered";
+}
+
+constexpr size_t kPage = 4096;
+size_t page_round(size_t bytes) { return (bytes + kPage - 1) / kPage * kPage; }
+
+// Page-aligned, whole pages (a registration locks whole pages: two arrays must not share one); from
+// wx_host_alloc in page_locked mode. The mode is fixed while a test's arrays exist.
+template <class T>
+struct HostAlloc {
+  using value_type = T;
+  HostAlloc() = default;
+  template <class U>
+  HostAlloc(const HostAlloc<U>&) {}
+  T* allocate(size_t n) {
+    void* p = nullptr;
+    if (g_memory == Memory::page_locked) {
+      CHECK_OK(wx_host_alloc(page_round(n * sizeof(T)), &p));
+    } else {
+      p = std::aligned_alloc(kPage, page_round(n * sizeof(T)));
+      if (!p) throw std::bad_alloc();
+    }
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t) {
+    if (g_memory == Memory::page_locked) {
+      CHECK_OK(wx_host_free(p));
+    } else {
+      std::free(p);
+    }
+  }
+  template <class U>
+  bool operator==(const HostAlloc<U>&) const { return true; }
+};
+template <class T>
+using HostVec = std::vector<T, HostAlloc<T>>;
+
+// Registers an input array for the test's duration in inputs_registered mode.
+class Registered {
+ public:
+  template <class T>
+  explicit Registered(HostVec<T>& v) {
+    if (g_memory != Memory::inputs_registered || v.empty()) return;
+    p_ = v.data();
+    CHECK_OK(wx_host_register(p_, page_round(v.size() * sizeof(T))));
+  }
+  ~Registered() {
+    if (p_) CHECK_OK(wx_host_unregister(p_));
+  }
+  Registered(const Registered&) = delete;
+  Registered& operator=(const Registered&) = delete;
+
+ private:
+  void* p_ = nullptr;
+};
+
 const char* kind_name(int32_t kind) { return kind == WX_KIND_GLHT ? "GLHT" : "Hive"; }
 
 // Distinct keys: an odd multiplier is a bijection on 32 bits; reserved values are skipped.
-std::vector<uint32_t> make_keys(uint64_t n, uint32_t salt) {
-  std::vector<uint32_t> k;
+HostVec<uint32_t> make_keys(uint64_t n, uint32_t salt) {
+  HostVec<uint32_t> k;
   k.reserve(n);
   for (uint32_t i = 0; k.size() < n; ++i) {
     const uint32_t x = (i + salt) * 2654435761u;
@@ -41,12 +104,14 @@ wx_table* make_table(int32_t kind, uint64_t capacity, int32_t grow, uint64_t chu
 }
 
 void all_calls(int32_t kind, uint64_t chunk, uint64_t n) {
-  const std::string what = std::string(kind_name(kind)) + " chunk " + std::to_string(chunk);
+  const std::string what = std::string(kind_name(kind)) + " chunk " + std::to_string(chunk) + " " +
+                           memory_name(g_memory);
   wx_table* t = make_table(kind, n / 2, WX_GROW_AUTO, chunk);  // grows inside the staged insert
-  const std::vector<uint32_t> keys = make_keys(n, 1), absent = make_keys(n, 0x40000000u);
-  std::vector<uint32_t> vals(n), got(n);
-  std::vector<uint8_t> out(n, 0xAB), found(n, 0xAB);
+  HostVec<uint32_t> keys = make_keys(n, 1), absent = make_keys(n, 0x40000000u);
+  HostVec<uint32_t> vals(n), got(n);
+  HostVec<uint8_t> out(n, 0xAB), found(n, 0xAB);
   for (uint64_t i = 0; i < n; ++i) vals[i] = value_of(keys[i]);
+  const Registered reg_keys(keys), reg_absent(absent), reg_vals(vals);
 
   CHECK_OK(wx_insert(t, keys.data(), vals.data(), n, out.data(), WX_MEM_HOST, nullptr));
   for (uint64_t i = 0; i < n; ++i)
@@ -76,8 +141,9 @@ void all_calls(int32_t kind, uint64_t chunk, uint64_t n) {
   // Mixed batch on distinct keys: even elements erase present keys, odd ones find them, and the
   // absent keys are inserted (a third of them) in the same call.
   const uint64_t m = n;
-  std::vector<uint8_t> ops(m);
-  std::vector<uint32_t> bk(m), bv(m);
+  HostVec<uint8_t> ops(m);
+  HostVec<uint32_t> bk(m), bv(m);
+  const Registered reg_ops(ops), reg_bk(bk), reg_bv(bv);
   for (uint64_t i = 0; i < m; ++i) {
     if (i % 3 == 2) {
       ops[i] = WX_OP_INSERT, bk[i] = absent[i], bv[i] = value_of(absent[i]);
@@ -107,8 +173,9 @@ void all_calls(int32_t kind, uint64_t chunk, uint64_t n) {
   for (uint64_t i = 0; i < n; ++i) CHECK_MSG(found[i] == 0, "%s contains after erase: element %llu", what.c_str(), (unsigned long long)i);
 
   // A reserved key in the last chunk: only that element is refused.
-  std::vector<uint32_t> rk(keys.begin(), keys.end());
+  HostVec<uint32_t> rk(keys.begin(), keys.end());
   rk[n - 1] = WX_KEY32_EMPTY;
+  const Registered reg_rk(rk);
   CHECK_STATUS(wx_insert(t, rk.data(), nullptr, n, out.data(), WX_MEM_HOST, nullptr), WX_ERR_INVALID_KEY);
   for (uint64_t i = 0; i < n; ++i) {
     const uint8_t want = i == n - 1 ? WX_OUT_INVALID_KEY : WX_OUT_INSERTED;
@@ -122,7 +189,7 @@ void all_calls(int32_t kind, uint64_t chunk, uint64_t n) {
 void full_over_chunks(int32_t kind) {
   const uint64_t n = 50000;
   wx_table* t = make_table(kind, 2000, WX_GROW_NEVER, 4096);
-  const std::vector<uint32_t> keys = make_keys(n, 3);
+  const HostVec<uint32_t> keys = make_keys(n, 3);
   std::vector<uint32_t> vals(n), got(n);
   std::vector<uint8_t> out(n, 0xAB);
   for (uint64_t i = 0; i < n; ++i) vals[i] = value_of(keys[i]);
@@ -148,16 +215,32 @@ void full_over_chunks(int32_t kind) {
               (unsigned long long)n, (unsigned long long)inserted, (unsigned long long)full);
 }
 
+// The link's rates are positive and within what a PCIe or NVLink-C2C host link can carry.
+void link_rates() {
+  wx_link_rates r;
+  CHECK_OK(wx_link_measure(0, uint64_t(64) << 20, &r));
+  for (double g : {r.host_to_device, r.device_to_host, r.both_directions, r.host_copy})
+    CHECK_MSG(g > 0.1 && g < 2000, "link rate %.3f GB/s is implausible", g);
+  CHECK_MSG(r.host_copy_threads >= 1, "host copy threads %d", r.host_copy_threads);
+  std::printf("link: host->device %.1f, device->host %.1f, both %.1f, host copy %.1f GB/s (%d threads)\n",
+              r.host_to_device, r.device_to_host, r.both_directions, r.host_copy, r.host_copy_threads);
+}
+
 }  // namespace
 
 int main() {
   wxtest::require_gpu_or_skip(WX_KIND_GLHT);
   const bool quick = wxsuite::small_run();
-  for (int32_t kind : {WX_KIND_GLHT, WX_KIND_HIVE}) {
-    all_calls(kind, 4096, 100003);  // 25 chunks, the last one ragged
-    all_calls(kind, 1024, 1000);    // one chunk
-    if (!quick) all_calls(kind, uint64_t(1) << 20, (uint64_t(3) << 20) + 17);  // parallel host copies
-    full_over_chunks(kind);
+  for (Memory m : {Memory::ordinary, Memory::page_locked, Memory::inputs_registered}) {
+    g_memory = m;
+    for (int32_t kind : {WX_KIND_GLHT, WX_KIND_HIVE}) {
+      all_calls(kind, 4096, 100003);  // 25 chunks, the last one ragged
+      all_calls(kind, 1024, 1000);    // one chunk
+      if (!quick) all_calls(kind, uint64_t(1) << 20, (uint64_t(3) << 20) + 17);  // parallel host copies
+    }
   }
+  g_memory = Memory::ordinary;
+  for (int32_t kind : {WX_KIND_GLHT, WX_KIND_HIVE}) full_over_chunks(kind);
+  link_rates();
   return 0;
 }

@@ -166,6 +166,30 @@ void device_memory_to_cpu_table() {
   CHECK(t.size() == 1);
 }
 
+// Page-locked host memory and the link measurement: NULL and empty arguments are refused; without a
+// device every call says NO_DEVICE (with one, gpu_staging exercises them).
+void host_memory() {
+  void* p = nullptr;
+  wx_link_rates r;
+  const int32_t BAD = WX_ERR_INVALID_ARGUMENT;
+  expect_error(wx_host_alloc(16, nullptr), BAD, "host_alloc NULL");
+  expect_error(wx_host_alloc(0, &p), BAD, "host_alloc 0 bytes");
+  expect_error(wx_host_register(nullptr, 16), BAD, "host_register NULL");
+  char buf[64];
+  expect_error(wx_host_register(buf, 0), BAD, "host_register 0 bytes");
+  expect_error(wx_host_unregister(nullptr), BAD, "host_unregister NULL");
+  CHECK_OK(wx_host_free(nullptr));
+  expect_error(wx_link_measure(0, 0, nullptr), BAD, "link_measure NULL");
+  expect_error(wx_link_measure(0, 1000, &r), BAD, "link_measure 1000 bytes");
+  int32_t devices = -1;
+  CHECK_OK(wx_device_count(&devices));
+  if (devices == 0) {
+    expect_error(wx_host_alloc(16, &p), WX_ERR_NO_DEVICE, "host_alloc without a device");
+    expect_error(wx_host_register(buf, sizeof buf), WX_ERR_NO_DEVICE, "host_register without a device");
+    expect_error(wx_link_measure(0, 0, &r), WX_ERR_NO_DEVICE, "link_measure without a device");
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -173,6 +197,7 @@ int main() {
   configs();
   null_table();
   device_memory_to_cpu_table();
+  host_memory();
   std::printf("test_api_args: all passed\n");
   return 0;
 }
