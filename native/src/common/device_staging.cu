@@ -10,6 +10,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <vector>
 
 #include "common/cuda_util.cuh"
 #include "common/device.hpp"
@@ -184,17 +185,24 @@ void Stager::reserve(uint64_t elems, unsigned slots, bool hashes) {
   hashes_ = with_hashes;
 }
 
-void Stager::parallel_copy(void* dst, const void* src, uint64_t bytes) {
-  if (bytes < 2 * kMinSplit || threads_ == 1) {
-    std::memcpy(dst, src, bytes);
+void Stager::parallel_copy(const std::vector<Copy>& copies) {
+  uint64_t total = 0;
+  for (const Copy& c : copies) total += c.bytes;
+  if (total < 2 * kMinSplit || threads_ == 1) {
+    for (const Copy& c : copies) std::memcpy(c.dst, c.src, c.bytes);
     return;
   }
   if (!copiers_) copiers_ = std::make_unique<cpu::ThreadPool>(threads_);
-  const uint64_t parts = uint64_t(copiers_->size()) * 2;
-  const uint64_t grain = std::max(kMinSplit, (bytes / parts + 4095) & ~uint64_t(4095));
-  char* d = static_cast<char*>(dst);
-  const char* s = static_cast<const char*>(src);
-  copiers_->parallel_for(bytes, grain, [&](uint64_t b, uint64_t e, unsigned) { std::memcpy(d + b, s + b, e - b); });
+  // All of a chunk's arrays in one job (one wake-up of the pool), cut into pieces of about
+  // total / (2 * threads) bytes so every thread gets work.
+  const uint64_t grain = std::max(kMinSplit / 4, (total / (2 * copiers_->size()) + 4095) & ~uint64_t(4095));
+  std::vector<Copy> pieces;
+  for (const Copy& c : copies)
+    for (uint64_t at = 0; at < c.bytes; at += grain)
+      pieces.push_back({c.dst + at, c.src + at, std::min(grain, c.bytes - at)});
+  copiers_->parallel_for(pieces.size(), 1, [&](uint64_t b, uint64_t e, unsigned) {
+    for (uint64_t i = b; i < e; ++i) std::memcpy(pieces[i].dst, pieces[i].src, pieces[i].bytes);
+  });
 }
 
 const void* Stager::in_src(const Plan& p, int i, unsigned slot, uint64_t c) const {
@@ -211,18 +219,22 @@ void* Stager::out_dst(const Plan& p, int i, unsigned slot, uint64_t c) const {
 
 void Stager::pack(const Plan& p, unsigned slot, uint64_t c) {
   if (!pinned()) return;
+  std::vector<Copy> copies;
   for (int i = 0; i < Plan::kFirstOut; ++i) {
     const StagedArray& x = p.a[i];
-    if (x.packed()) parallel_copy(slots_[slot].host + x.slot_at, x.caller + p.begin(c) * x.width, p.size(c) * x.width);
+    if (x.packed()) copies.push_back({slots_[slot].host + x.slot_at, x.caller + p.begin(c) * x.width, p.size(c) * x.width});
   }
+  parallel_copy(copies);
 }
 
 void Stager::unpack(const Plan& p, unsigned slot, uint64_t c) {
   if (!pinned()) return;
+  std::vector<Copy> copies;
   for (int i = Plan::kFirstOut; i < Plan::kArrays; ++i) {
     const StagedArray& x = p.a[i];
-    if (x.packed()) parallel_copy(x.caller + p.begin(c) * x.width, slots_[slot].host + x.slot_at, p.size(c) * x.width);
+    if (x.packed()) copies.push_back({x.caller + p.begin(c) * x.width, slots_[slot].host + x.slot_at, p.size(c) * x.width});
   }
+  parallel_copy(copies);
 }
 
 void Stager::copy_in(const Plan& p, unsigned slot, uint64_t c, cudaStream_t s) {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "common/table.hpp"
 #include "cpu/thread_pool.hpp"
@@ -53,7 +54,13 @@ class Stager {
   void copy_in(const Plan& p, unsigned slot, uint64_t chunk, cudaStream_t s);
   void copy_out(const Plan& p, unsigned slot, uint64_t chunk, cudaStream_t s);
   Batch device_batch(const Plan& p, unsigned slot, uint64_t chunk) const;
-  void parallel_copy(void* dst, const void* src, uint64_t bytes);
+  struct Copy {
+    char* dst;
+    const char* src;
+    uint64_t bytes;
+  };
+  // The copies of one chunk (its packed inputs, or its unpacked results), spread over the copy threads.
+  void parallel_copy(const std::vector<Copy>& copies);
   // Where chunk c of a caller's array goes to or comes from: its slot region, or (page-locked array,
   // or no pinned slots) the caller's memory itself.
   const void* in_src(const Plan& p, int a, unsigned slot, uint64_t c) const;

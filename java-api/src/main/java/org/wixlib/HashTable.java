@@ -10,7 +10,6 @@ import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.IntPredicate;
 import java.util.function.IntSupplier;
 import org.wixlib.internal.ArrayCalls;
 import org.wixlib.internal.HeapCalls;
@@ -27,10 +26,9 @@ import org.wixlib.internal.Status;
  * {@link InvalidArgumentException}. Segment and buffer overloads read 4 or 8 bytes per key and value.
  *
  * <p><b>Keys.</b> Keys are 32-bit patterns; -1 (0xFFFFFFFF) and -2 (0xFFFFFFFE) are reserved on every
- * kind (on 64-bit tables -1L and -2L). The array overloads scan the keys first and throw {@link InvalidKeyException} (with the
- * first offending index) before anything is applied. The {@code MemorySegment} and
- * {@link DeviceBuffer} overloads leave that to the library: such elements get
- * {@link Outcome#INVALID_KEY}, the others are applied.
+ * kind (on 64-bit tables -1L and -2L). An element carrying one is not applied and gets
+ * {@link Outcome#INVALID_KEY}; the other elements are applied (every overload: arrays, segments,
+ * buffers; the library checks each key where it reads it, so no call pays for a separate scan).
  *
  * <p><b>Per-element results.</b> Outcomes {@link Outcome#FULL} and {@link Outcome#INVALID_KEY} are
  * results when the caller passes an outcomes array/segment/buffer; without one the call throws
@@ -168,7 +166,7 @@ public final class HashTable implements AutoCloseable {
 
     /**
      * CPU kind: worker threads for bulk calls; GPU kinds: threads that copy host arrays into and out of
-     * the staging buffers. 0 = all cores (GPU kinds: at most 16).
+     * the staging buffers. 0 = all cores (GPU kinds: half the cores, at most 8).
      */
     public Builder threads(int threads) {
       this.threads = ConfigChecks.threads(threads);
@@ -413,7 +411,6 @@ public final class HashTable implements AutoCloseable {
     if (outcomes != null) {
       sameLength("outcomes", outcomes.length, n);
     }
-    checkKeys(keys);
     acquire();
     try {
       if (n == 0) {
@@ -423,7 +420,7 @@ public final class HashTable implements AutoCloseable {
       MemorySegment v = values == null ? MemorySegment.NULL : heap(values);
       MemorySegment o = outcomes == null ? MemorySegment.NULL : MemorySegment.ofArray(outcomes);
       int w = width();
-      inSlices(n, outcomes != null, (off, m) -> assign
+      inSlices(k, n, outcomes != null, (off, m) -> assign
           ? calls.insertOrAssign(handle, k.asSlice(off * w, m * w), slice(v, off * w, m * w), m, slice(o, off, m))
           : calls.insert(handle, k.asSlice(off * w, m * w), slice(v, off * w, m * w), m, slice(o, off, m)));
     } finally {
@@ -437,7 +434,6 @@ public final class HashTable implements AutoCloseable {
     Objects.requireNonNull(valuesOut, "valuesOut");
     int n = length(keys);
     sameLength("valuesOut", length(valuesOut), n);
-    checkKeys(keys);
     acquire();
     try {
       if (n == 0) {
@@ -446,7 +442,7 @@ public final class HashTable implements AutoCloseable {
       MemorySegment k = heap(keys);
       MemorySegment v = heap(valuesOut);
       int w = width();
-      inSlices(n, false, (off, m) -> calls.find(handle, k.asSlice(off * w, m * w), v.asSlice(off * w, m * w),
+      inSlices(k, n, false, (off, m) -> calls.find(handle, k.asSlice(off * w, m * w), v.asSlice(off * w, m * w),
           m, notFound));
     } finally {
       release();
@@ -459,14 +455,13 @@ public final class HashTable implements AutoCloseable {
     Objects.requireNonNull(found, "found");
     int n = length(keys);
     sameLength("found", found.length, n);
-    checkKeys(keys);
     acquire();
     try {
       if (n > 0) {
         MemorySegment k = heap(keys);
         MemorySegment f = MemorySegment.ofArray(found);
         int w = width();
-        inSlices(n, false, (off, m) -> calls.contains(handle, k.asSlice(off * w, m * w), f.asSlice(off, m), m));
+        inSlices(k, n, false, (off, m) -> calls.contains(handle, k.asSlice(off * w, m * w), f.asSlice(off, m), m));
       }
     } finally {
       release();
@@ -484,7 +479,6 @@ public final class HashTable implements AutoCloseable {
     if (outcomes != null) {
       sameLength("outcomes", outcomes.length, n);
     }
-    checkKeys(keys);
     acquire();
     try {
       if (n == 0) {
@@ -493,7 +487,7 @@ public final class HashTable implements AutoCloseable {
       MemorySegment k = heap(keys);
       MemorySegment o = outcomes == null ? MemorySegment.NULL : MemorySegment.ofArray(outcomes);
       int w = width();
-      inSlices(n, outcomes != null, (off, m) -> calls.erase(handle, k.asSlice(off * w, m * w), m,
+      inSlices(k, n, outcomes != null, (off, m) -> calls.erase(handle, k.asSlice(off * w, m * w), m,
           slice(o, off, m)));
     } finally {
       release();
@@ -515,7 +509,6 @@ public final class HashTable implements AutoCloseable {
         throw new InvalidArgumentException("ops[" + i + "] = " + ops[i] + " is not an Op code");
       }
     }
-    checkKeys(keys);
     acquire();
     try {
       if (n == 0) {
@@ -526,7 +519,7 @@ public final class HashTable implements AutoCloseable {
       MemorySegment v = heap(values);
       MemorySegment o = outcomes == null ? MemorySegment.NULL : MemorySegment.ofArray(outcomes);
       int w = width();
-      inSlices(n, outcomes != null, (off, m) -> calls.batch(handle, op.asSlice(off, m),
+      inSlices(k, n, outcomes != null, (off, m) -> calls.batch(handle, op.asSlice(off, m),
           k.asSlice(off * w, m * w), v.asSlice(off * w, m * w), m, slice(o, off, m)));
     } finally {
       release();
@@ -587,28 +580,43 @@ public final class HashTable implements AutoCloseable {
 
   /**
    * Runs {@code call} over slices of at most {@link #sliceElements()} elements (GPU tables: one slice
-   * for all but huge arrays). FULL of a slice is collected (its other elements were applied, and so are
-   * the next slices'), like one native call of all n; any other failure throws at once.
+   * for all but huge arrays), like one native call of all n: FULL and INVALID_KEY of a slice are
+   * results (its other elements were applied, and so are the next slices'), reported in the caller's
+   * outcomes or, without them, thrown after the last slice (the first reserved key's index, else the
+   * FULL count); any other failure throws at once.
    */
-  private void inSlices(long n, boolean callerHasOutcomes, SliceCall call) {
+  private void inSlices(MemorySegment keys, long n, boolean callerHasOutcomes, SliceCall call) {
     long full = 0;
     WixlibException fullError = null;
+    long reservedAt = -1;
+    WixlibException invalidError = null;
     int slice = sliceElements();
+    int w = width();
     for (long off = 0; off < n; off += slice) {
       long m = Math.min(slice, n - off);
       int st = call.run(off, m);
-      if (st == Status.OK) {
+      if (st == Status.OK || (callerHasOutcomes && (st == Status.FULL || st == Status.INVALID_KEY))) {
         continue;
       }
       WixlibException e = Native.error(st);
       if (st == Status.FULL) {
         full += lastFull();
         fullError = e;
-        continue;
+      } else if (st == Status.INVALID_KEY) {
+        if (invalidError == null) {
+          invalidError = e;
+          long at = firstReserved(keys.asSlice(off * w, m * w), m);
+          reservedAt = at < 0 ? -1 : off + at;
+        }
+      } else {
+        throw e;
       }
-      finish(e, callerHasOutcomes, null, m); // INVALID_KEY with outcomes is a result
     }
-    if (fullError != null && !callerHasOutcomes) {
+    if (invalidError != null) {
+      throw new InvalidKeyException((reservedAt >= 0 ? "reserved key at index " + reservedAt + " (the other "
+          + "elements were applied): " : "") + invalidError.getMessage(), reservedAt);
+    }
+    if (fullError != null) {
       String message = n <= slice ? fullError.getMessage()
           : Status.toException(Status.FULL, full + " of " + n
               + " inserts found no room (table full and not allowed to grow, or out of memory)").getMessage();
@@ -1065,73 +1073,6 @@ public final class HashTable implements AutoCloseable {
       JAVA_INT.withByteAlignment(1);
   private static final java.lang.foreign.ValueLayout.OfLong JAVA_LONG_UNALIGNED =
       JAVA_LONG.withByteAlignment(1);
-
-  /** Throws InvalidKeyException naming the first reserved key; nothing has been applied yet. */
-  private static void checkKeys(Object keys) {
-    if (keys instanceof long[] wide) {
-      for (int i = firstReservedBlock(wide.length, b -> hasReserved(wide, b)); i < wide.length; i++) {
-        long key = wide[i];
-        if (key == EMPTY_KEY64 || key == TOMBSTONE_KEY64) {
-          throw new InvalidKeyException("keys[" + i + "] = 0x" + Long.toHexString(key).toUpperCase()
-              + " is a reserved key (0xFFFFFFFFFFFFFFFF and 0xFFFFFFFFFFFFFFFE are reserved); nothing was applied",
-              i);
-        }
-      }
-      return;
-    }
-    int[] narrow = (int[]) keys;
-    for (int i = firstReservedBlock(narrow.length, b -> hasReserved(narrow, b)); i < narrow.length; i++) {
-      int key = narrow[i];
-      if (key == EMPTY_KEY || key == TOMBSTONE_KEY) {
-        throw new InvalidKeyException("keys[" + i + "] = 0x" + Integer.toHexString(key).toUpperCase()
-            + " is a reserved key (0xFFFFFFFF and 0xFFFFFFFE are reserved); nothing was applied", i);
-      }
-    }
-  }
-
-  private static final int SCAN_BLOCK = 4096;
-
-  /**
-   * Start of the first block of {@link #SCAN_BLOCK} keys (of an array of {@code length} keys) holding a
-   * reserved key, the length when none does. The loop is branch-free so the JIT vectorises it: a reserved key k (-1 or -2) is
-   * one whose x = ~(k | 1) is 0, and (x - 1) & ~x has its sign bit set exactly when x is 0.
-   */
-  private static int firstReservedBlock(int length, IntPredicate blockHasReserved) {
-    int blocks = (length + SCAN_BLOCK - 1) / SCAN_BLOCK;
-    if (length >= PARALLEL_SCAN) { // memory-bound: a few cores read it several times faster
-      return java.util.stream.IntStream.range(0, blocks).parallel().filter(blockHasReserved)
-          .findFirst().orElse(blocks) * SCAN_BLOCK;
-    }
-    for (int b = 0; b < blocks; b++) {
-      if (blockHasReserved.test(b)) {
-        return b * SCAN_BLOCK;
-      }
-    }
-    return length;
-  }
-
-  private static final int PARALLEL_SCAN = 1 << 20;
-
-  private static boolean hasReserved(int[] keys, int block) {
-    int end = Math.min(keys.length, (block + 1) * SCAN_BLOCK);
-    int acc = 0;
-    for (int i = block * SCAN_BLOCK; i < end; i++) {
-      int x = ~(keys[i] | 1);
-      acc |= (x - 1) & ~x;
-    }
-    return acc < 0;
-  }
-
-  private static boolean hasReserved(long[] keys, int block) {
-    int end = Math.min(keys.length, (block + 1) * SCAN_BLOCK);
-    long acc = 0;
-    for (int i = block * SCAN_BLOCK; i < end; i++) {
-      long x = ~(keys[i] | 1);
-      acc |= (x - 1) & ~x;
-    }
-    return acc < 0;
-  }
-
 
   private static void sameLength(String name, int length, int n) {
     if (length != n) {

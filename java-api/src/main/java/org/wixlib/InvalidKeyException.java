@@ -4,9 +4,9 @@ import org.wixlib.internal.Status;
 
 /**
  * A reserved key (0xFFFFFFFF or 0xFFFFFFFE, i.e. -1 or -2 as int) was given ({@code WX_ERR_INVALID_KEY}).
- * The int[] overloads of {@link HashTable} throw it before anything is applied and {@link #index()}
- * names the first offending element; the other overloads throw it after the call (the other
- * elements were applied) with {@code index() == -1}.
+ * {@link HashTable} throws it after the call, whose other elements were applied (a call given an
+ * outcomes array reports {@link Outcome#INVALID_KEY} there instead). {@link #index()} names the first
+ * offending element where the keys are host memory (arrays, segments); -1 for device buffers.
  */
 public class InvalidKeyException extends WixlibException {
   private static final long serialVersionUID = 1L;

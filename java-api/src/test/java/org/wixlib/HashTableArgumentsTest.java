@@ -1,5 +1,6 @@
 package org.wixlib;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -76,24 +77,28 @@ class HashTableArgumentsTest {
   }
 
   @Test
-  void reservedKeysThrowBeforeAnythingIsApplied() {
+  void reservedKeysAreRefusedByIndex() {
     for (int bad : new int[] {-1, -2}) {
       int[] keys = {30, 40, bad, 50, -1};
       int[] values = {3, 4, 5, 6, 7};
       Executable[] calls = {
-        () -> t.insert(keys, values), () -> t.insert(keys, values, new byte[5]),
-        () -> t.insertOrAssign(keys, values), () -> t.insertOrAssign(keys, values, new byte[5]),
-        () -> t.find(keys, 0), () -> t.contains(keys), () -> t.erase(new int[] {10, 20, bad, 0, 0}),
-        () -> t.batch(new byte[5], keys, values, null),
+        () -> t.insert(keys, values), () -> t.insertOrAssign(keys, values), () -> t.find(keys, 0),
+        () -> t.contains(keys), () -> t.erase(keys), () -> t.batch(new byte[5], keys, values, null),
       };
       for (int i = 0; i < calls.length; i++) {
         InvalidKeyException e = assertThrows(InvalidKeyException.class, calls[i], "call #" + i);
         assertEquals(2, e.index(), "first offending index");
         assertEquals("INVALID_KEY", e.statusName());
-        assertTrue(e.getMessage().contains("keys[2]"), e.getMessage());
+        assertTrue(e.getMessage().contains("index 2"), e.getMessage());
       }
+      // With outcomes the refusals are results.
+      t.erase(new int[] {30, 40, 50});
+      byte[] out = new byte[5];
+      t.insert(keys, values, out);
+      assertArrayEquals(new byte[] {Outcome.INSERTED, Outcome.INSERTED, Outcome.INVALID_KEY, Outcome.INSERTED,
+          Outcome.INVALID_KEY}, out);
+      t.erase(new int[] {30, 40, 50});
       assertUnchanged();
-      assertFalse(t.contains(new int[] {30})[0]);
     }
   }
 

@@ -94,62 +94,42 @@ class InPlaceCallsTest {
   }
 
   @Test
-  void reservedKeysAreRefusedBeforeAnySlice() {
+  void reservedKeysAreRefusedInEverySliceAndTheOthersApplied() {
     try (HashTable t = HashTableCpuTest.cpu(64)) {
       int[] keys = new int[10_000];
       for (int i = 0; i < keys.length; i++) {
         keys[i] = i;
       }
-      keys[9_000] = HashTable.TOMBSTONE_KEY;
-      InvalidKeyException e = assertThrows(InvalidKeyException.class, () -> t.insert(keys, null));
-      assertEquals(9_000, e.index());
-      assertEquals(0, t.size(), "nothing applied");
-      keys[9_000] = 9_000;
-      keys[4_095] = HashTable.EMPTY_KEY; // last key of a scan block
-      assertEquals(4_095, assertThrows(InvalidKeyException.class, () -> t.find(keys, 0)).index());
-      keys[4_095] = 4_095;
-      keys[4_096] = -2; // first key of the next block
-      assertEquals(4_096, assertThrows(InvalidKeyException.class, () -> t.erase(keys)).index());
-      // Large arrays are scanned in parallel: still the first reserved key is named.
-      int[] big = new int[(1 << 21) + 5];
-      for (int i = 0; i < big.length; i++) {
-        big[i] = i;
+      keys[2_500] = HashTable.TOMBSTONE_KEY;  // third slice
+      keys[9_999] = HashTable.EMPTY_KEY;      // last key of the last slice
+      InvalidKeyException e = assertThrows(InvalidKeyException.class, () -> t.insert(keys, keys));
+      assertEquals(2_500, e.index(), "the first reserved key is named");
+      assertEquals(keys.length - 2, t.size(), "every other element of every slice applied");
+      byte[] out = new byte[keys.length];
+      t.insertOrAssign(keys, keys, out);  // with outcomes: results, no exception
+      for (int i = 0; i < keys.length; i++) {
+        byte want = i == 2_500 || i == 9_999 ? Outcome.INVALID_KEY : Outcome.ASSIGNED;
+        assertEquals(want, out[i], "element " + i);
       }
-      big[1_900_001] = -1;
-      big[1_500_000] = -2;
-      big[big.length - 1] = -1;
-      assertEquals(1_500_000, assertThrows(InvalidKeyException.class, () -> t.contains(big)).index());
-      big[1_500_000] = 0;
-      big[1_900_001] = 0;
-      assertEquals(big.length - 1, assertThrows(InvalidKeyException.class, () -> t.find(big, 0)).index());
-      assertEquals(0, t.size(), "nothing applied");
+      assertEquals(9_999, assertThrows(InvalidKeyException.class,
+          () -> t.erase(java.util.Arrays.copyOfRange(keys, 3_000, keys.length))).index() + 3_000);
+      assertEquals(3_000 - 1, t.size(), "erase applied to the others");
     }
   }
 
   @Test
-  void reservedWideKeysAreFoundByTheBlockScan() {
+  void reservedWideKeysAreRefusedAndTheOthersApplied() {
     try (HashTable t = HashTable.builder().kind(TableKind.CPU).keyBits(64).capacity(64).build()) {
       long[] keys = new long[10_000];
       for (int i = 0; i < keys.length; i++) {
         keys[i] = (long) i << 32 | 0xFFFF_FFFFL; // low halves equal to the 32-bit sentinels: ordinary keys
       }
-      keys[4_095] = HashTable.EMPTY_KEY64; // last key of a scan block
-      assertEquals(4_095, assertThrows(InvalidKeyException.class, () -> t.find(keys, 0L)).index());
-      keys[4_095] = 4_095;
-      keys[4_096] = HashTable.TOMBSTONE_KEY64; // first key of the next block
-      assertEquals(4_096, assertThrows(InvalidKeyException.class, () -> t.erase(keys)).index());
-      long[] big = new long[(1 << 21) + 5]; // scanned in parallel: still the first reserved key is named
-      for (int i = 0; i < big.length; i++) {
-        big[i] = i;
-      }
-      big[1_900_001] = -1L;
-      big[1_500_000] = -2L;
-      big[big.length - 1] = -1L;
-      assertEquals(1_500_000, assertThrows(InvalidKeyException.class, () -> t.contains(big)).index());
-      big[1_500_000] = 0;
-      big[1_900_001] = 0;
-      assertEquals(big.length - 1, assertThrows(InvalidKeyException.class, () -> t.find(big, 0L)).index());
-      assertEquals(0, t.size(), "nothing applied");
+      keys[4_095] = HashTable.EMPTY_KEY64;
+      keys[4_096] = HashTable.TOMBSTONE_KEY64;
+      assertEquals(4_095, assertThrows(InvalidKeyException.class, () -> t.insert(keys, keys)).index());
+      assertEquals(keys.length - 2, t.size());
+      assertEquals(4_095, assertThrows(InvalidKeyException.class, () -> t.erase(keys)).index());
+      assertEquals(0, t.size());
     }
   }
 }
