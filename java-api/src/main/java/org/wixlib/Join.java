@@ -1,6 +1,5 @@
 package org.wixlib;
 
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
@@ -9,6 +8,7 @@ import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import org.wixlib.internal.HostCopies;
 import org.wixlib.internal.Native;
 import org.wixlib.internal.Scratch;
 import org.wixlib.internal.ffi.wixlib_h;
@@ -73,7 +73,8 @@ public final class Join implements AutoCloseable {
   private final Cleaner.Cleanable cleanable;
   private volatile boolean closed;
   // Off-heap staging of the array overloads, kept between calls (used under the lock); dropped on close.
-  private Scratch scratch = new Scratch(4);
+  // Page-locked for GPU kinds: the library then copies it to and from the device directly.
+  private Scratch scratch;
   private static final int KEYS = 0, HASHES = 1, OUT_A = 2, OUT_B = 3;
 
   private Join(TableKind kind, int keyBits, Build build, long handle) {
@@ -81,6 +82,7 @@ public final class Join implements AutoCloseable {
     this.keyBits = keyBits;
     this.build = build;
     this.handle = handle;
+    this.scratch = new Scratch(4, kind.isGpu());
     this.cleanable = Native.CLEANER.register(this, new Destroy(handle));
   }
 
@@ -143,16 +145,22 @@ public final class Join implements AutoCloseable {
     public Join build(int[] keys) {
       Objects.requireNonNull(keys, "keys");
       keyBits = 32;
-      try (Arena a = Arena.ofConfined()) {
-        return create(ints(a, keys), keys.length, Native.MEM_HOST);
-      }
+      return buildFromHeap(MemorySegment.ofArray(keys), keys.length);
     }
 
     public Join build(long[] keys) {
       Objects.requireNonNull(keys, "keys");
       keyBits = 64;
-      try (Arena a = Arena.ofConfined()) {
-        return create(longs(a, keys), keys.length, Native.MEM_HOST);
+      return buildFromHeap(MemorySegment.ofArray(keys), keys.length);
+    }
+
+    /** The keys copied (in parallel) into native memory, page-locked for GPU kinds, freed right after. */
+    private Join buildFromHeap(MemorySegment heapKeys, long n) {
+      try (Arena a = Arena.ofShared()) {  // shared: the copy runs on several threads
+        long bytes = Math.max(heapKeys.byteSize(), 1);
+        MemorySegment k = kind.isGpu() ? PinnedMemory.allocate(a, bytes) : a.allocate(bytes, 16);
+        HostCopies.copy(heapKeys, 0, k, 0, heapKeys.byteSize());
+        return create(k, n, Native.MEM_HOST);
       }
     }
 
@@ -395,6 +403,37 @@ public final class Join implements AutoCloseable {
     });
   }
 
+  /**
+   * Writes the pairs into the caller's arrays when they fit (reuse them across calls: no allocation, no
+   * zeroing); returns the number of pairs (more than {@code min(probeRows.length, buildRows.length)}:
+   * nothing was written).
+   */
+  public long probe(int[] keys, int[] probeRows, int[] buildRows) {
+    return probeArrayInto(keys, probeRows, buildRows);
+  }
+
+  /** As {@link #probe(int[], int[], int[])} for a 64-bit join. */
+  public long probe(long[] keys, int[] probeRows, int[] buildRows) {
+    return probeArrayInto(keys, probeRows, buildRows);
+  }
+
+  private long probeArrayInto(Object keys, int[] probeRows, int[] buildRows) {
+    int n = length(keys);
+    Objects.requireNonNull(probeRows, "probeRows");
+    Objects.requireNonNull(buildRows, "buildRows");
+    long room = Math.min(probeRows.length, buildRows.length);
+    return locked(() -> {
+      MemorySegment p = scratch.region(OUT_A, 4 * Math.max(room, 1));
+      MemorySegment b = scratch.region(OUT_B, 4 * Math.max(room, 1));
+      long count = Native.joinProbe(handle, staged(KEYS, keys), MemorySegment.NULL, n, p, b, room, Native.MEM_HOST);
+      if (count <= room) {
+        HostCopies.copy(p, 0, MemorySegment.ofArray(probeRows), 0, 4 * count);
+        HostCopies.copy(b, 0, MemorySegment.ofArray(buildRows), 0, 4 * count);
+      }
+      return count;
+    });
+  }
+
   private JoinPairs probeArray(Object keys, long[] hashes) {
     int n = length(keys);
     checkHashes(hashes, n);
@@ -419,7 +458,7 @@ public final class Join implements AutoCloseable {
           throw new InvalidArgumentException("the join gives " + count
               + " pairs, more than a Java array holds: use the MemorySegment overload with capacity");
         }
-        return new JoinPairs(p.asSlice(0, count * 4).toArray(JAVA_INT), b.asSlice(0, count * 4).toArray(JAVA_INT));
+        return new JoinPairs(toInts(p, count), toInts(b, count));
       }
       if (attempt > 0) {
         throw new IllegalStateException("join probe needed " + count + " pairs after sizing for " + capacity);
@@ -471,13 +510,47 @@ public final class Join implements AutoCloseable {
     });
   }
 
+  /**
+   * Semi (anti = false) or anti join into the caller's array, which needs room for keys.length rows
+   * (reuse it across calls); returns the rows written.
+   */
+  public long semi(int[] keys, boolean anti, int[] rows) {
+    return semiArrayInto(keys, anti, rows);
+  }
+
+  /** As {@link #semi(int[], boolean, int[])} for a 64-bit join. */
+  public long semi(long[] keys, boolean anti, int[] rows) {
+    return semiArrayInto(keys, anti, rows);
+  }
+
+  private long semiArrayInto(Object keys, boolean anti, int[] rows) {
+    int n = length(keys);
+    Objects.requireNonNull(rows, "rows");
+    if (rows.length < n) {
+      throw new InvalidArgumentException("rows holds " + rows.length + " ints; needs keys.length = " + n);
+    }
+    return locked(() -> {
+      MemorySegment r = scratch.region(OUT_A, 4L * Math.max(n, 1));
+      long count = Native.joinSemi(handle, staged(KEYS, keys), MemorySegment.NULL, n, anti, r, Native.MEM_HOST);
+      HostCopies.copy(r, 0, MemorySegment.ofArray(rows), 0, 4 * count);
+      return count;
+    });
+  }
+
   private int[] semiArray(Object keys, boolean anti) {
     int n = length(keys);
     return locked(() -> {
-      MemorySegment r = scratch.region(OUT_A, 4L * n);
+      MemorySegment r = scratch.region(OUT_A, 4L * Math.max(n, 1));
       long count = Native.joinSemi(handle, staged(KEYS, keys), MemorySegment.NULL, n, anti, r, Native.MEM_HOST);
-      return r.asSlice(0, count * 4).toArray(JAVA_INT);
+      return toInts(r, count);
     });
+  }
+
+  /** The first count ints of a scratch region as a new array (copied in parallel when large). */
+  private static int[] toInts(MemorySegment region, long count) {
+    int[] out = new int[Math.toIntExact(count)];
+    HostCopies.copy(region, 0, MemorySegment.ofArray(out), 0, 4 * count);
+    return out;
   }
 
   // ---- helpers -------------------------------------------------------------------------------
@@ -553,17 +626,7 @@ public final class Join implements AutoCloseable {
     }
   }
 
-  private static MemorySegment ints(Arena a, int[] d) {
-    MemorySegment s = a.allocate(JAVA_INT, Math.max(d.length, 1));
-    MemorySegment.copy(d, 0, s, JAVA_INT, 0, d.length);
-    return s;
-  }
 
-  private static MemorySegment longs(Arena a, long[] d) {
-    MemorySegment s = a.allocate(JAVA_LONG, Math.max(d.length, 1));
-    MemorySegment.copy(d, 0, s, JAVA_LONG, 0, d.length);
-    return s;
-  }
 
 
   private static void checkBuffer(DeviceBuffer b, String name, long bytes) {

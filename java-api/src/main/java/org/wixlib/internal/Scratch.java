@@ -6,25 +6,39 @@ import java.lang.foreign.MemorySegment;
 /**
  * Off-heap regions that a table's or a join's calls reuse: a fresh allocation per call would zero and
  * fault in new pages every time. Each region grows (at least doubling) when a call needs more room and
- * never shrinks; the memory is freed once the owner drops this object. Not thread-safe: the owner's
- * lock serialises its calls.
+ * never shrinks; the memory is freed once the owner drops this object. Page-locked regions (for calls
+ * that copy them to and from a GPU: straight DMA, no staging) where a GPU is present. Not thread-safe:
+ * the owner's lock serialises its calls.
  */
 public final class Scratch {
   private final Arena arena = Arena.ofAuto();
   private final MemorySegment[] regions;
+  private final boolean pageLocked;
 
   public Scratch(int regionCount) {
+    this(regionCount, false);
+  }
+
+  /** pageLocked: regions in page-locked memory where a GPU is present (ordinary memory otherwise). */
+  public Scratch(int regionCount, boolean pageLocked) {
     regions = new MemorySegment[regionCount];
+    this.pageLocked = pageLocked && Native.deviceCount() > 0;
   }
 
   /** Region r with room for at least bytes: its first bytes. */
   public MemorySegment region(int r, long bytes) {
     MemorySegment s = regions[r];
     if (s == null || s.byteSize() < bytes) {
-      s = arena.allocate(Math.max(bytes, s == null ? 64 : 2 * s.byteSize()), 16);
+      long size = Math.max(bytes, s == null ? 64 : 2 * s.byteSize());
+      s = pageLocked ? pinned(size) : arena.allocate(size, 16);
       regions[r] = s;
     }
     return s.asSlice(0, bytes);
+  }
+
+  private MemorySegment pinned(long bytes) {
+    long address = Native.hostAlloc(bytes);
+    return MemorySegment.ofAddress(address).reinterpret(bytes, arena, seg -> Native.hostFree(address));
   }
 
   /** Bytes region r holds now (0 before its first use). */
@@ -38,7 +52,7 @@ public final class Scratch {
       return src;
     }
     MemorySegment s = region(r, src.byteSize());
-    MemorySegment.copy(src, 0, s, 0, src.byteSize());
+    HostCopies.copy(src, 0, s, 0, src.byteSize());
     return s;
   }
 }
