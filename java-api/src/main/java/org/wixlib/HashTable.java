@@ -9,6 +9,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntPredicate;
 import java.util.function.IntSupplier;
@@ -51,6 +53,13 @@ import org.wixlib.internal.Status;
  * the arrays go through an off-heap buffer of the table, reused by every call, in slices of 2^18
  * elements (ordinary calls: garbage collection runs meanwhile). A call's slices run one after
  * another, which is one of the orders a batch may take effect in.
+ *
+ * <p><b>One key at a time.</b> {@link #get(int)}, {@link #getOrDefault(int, int)},
+ * {@link #containsKey(int)}, {@link #put(int, int)}, {@link #putIfAbsent(int, int)},
+ * {@link #remove(int)} (and their long overloads for 64-bit tables) and {@link #isEmpty()} read like
+ * {@code java.util.Map}'s, with {@code OptionalInt}/{@code OptionalLong} for "absent". Each is a
+ * whole native call (put and remove: two) for one key: about a microsecond on the CPU kind, tens of
+ * microseconds on GPU kinds. Use the bulk calls for data.
  *
  * <p><b>Threads.</b> A table is thread-safe: calls from several threads are serialised (here and in
  * the library). {@link #close()} may be called from any thread; it waits for a running call to
@@ -883,6 +892,208 @@ public final class HashTable implements AutoCloseable {
         held[i].release();
       }
       count = 0;
+    }
+  }
+
+  // ---- Map-shaped calls: one key at a time -----------------------------------------------------
+  // Each is a whole native call (or two) for one key, so its cost is a call's fixed cost, not a
+  // key's. The int overloads serve 32-bit tables, the long overloads 64-bit tables (on a 64-bit
+  // table write get(5L), not get(5)); the other width throws InvalidArgumentException.
+
+  /**
+   * The value of {@code key}, empty when absent. A reserved key is never present: empty, without a
+   * native call. <b>Cost:</b> one native call (a one-element {@link #batch} FIND): about a microsecond
+   * on the CPU kind; on GPU kinds a kernel launch and two small host-device copies, tens of
+   * microseconds. For many keys, one {@link #find(int[], int)} costs less than a loop of these by
+   * orders of magnitude.
+   */
+  public OptionalInt get(int key) {
+    requireWidth(32);
+    Long v = getOne(key);
+    return v == null ? OptionalInt.empty() : OptionalInt.of((int) (long) v);
+  }
+
+  /** 64-bit table: as {@link #get(int)}. */
+  public OptionalLong get(long key) {
+    requireWidth(64);
+    Long v = getOne(key);
+    return v == null ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
+  /** The value of {@code key}, or {@code defaultValue} when absent. Cost: as {@link #get(int)}. */
+  public int getOrDefault(int key, int defaultValue) {
+    return get(key).orElse(defaultValue);
+  }
+
+  /** 64-bit table: as {@link #getOrDefault(int, int)}. */
+  public long getOrDefault(long key, long defaultValue) {
+    return get(key).orElse(defaultValue);
+  }
+
+  /**
+   * Whether {@code key} is present (a reserved key: false, without a native call). Cost: one native
+   * call ({@code wx_contains} of one key), as {@link #get(int)}.
+   */
+  public boolean containsKey(int key) {
+    requireWidth(32);
+    return containsOne(key);
+  }
+
+  /** 64-bit table: as {@link #containsKey(int)}. */
+  public boolean containsKey(long key) {
+    requireWidth(64);
+    return containsOne(key);
+  }
+
+  /**
+   * Maps {@code key} to {@code value} and returns the previous value, empty when the key was absent.
+   * An {@code OptionalInt}, not a sentinel: every int is a legal value. A reserved key throws
+   * {@link InvalidKeyException}; a table that may not grow and has no room,
+   * {@link TableFullException}. <b>Cost:</b> two native calls (a find, then an insert-or-assign),
+   * both under the table's lock, so no other call on this table comes between them; twice
+   * {@link #get(int)}. {@link #insertOrAssign(int[], int[])} stores many pairs in one call.
+   */
+  public OptionalInt put(int key, int value) {
+    requireWidth(32);
+    Long v = putOne(key, value, true);
+    return v == null ? OptionalInt.empty() : OptionalInt.of((int) (long) v);
+  }
+
+  /** 64-bit table: as {@link #put(int, int)}. */
+  public OptionalLong put(long key, long value) {
+    requireWidth(64);
+    Long v = putOne(key, value, true);
+    return v == null ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
+  /**
+   * Stores the pair only when {@code key} is absent; returns the value already there (left as it
+   * was), empty when the pair was stored. Reserved key and full table: as {@link #put(int, int)}.
+   * <b>Cost:</b> one native call (an insert) when the key was absent, two (then a find) when present.
+   */
+  public OptionalInt putIfAbsent(int key, int value) {
+    requireWidth(32);
+    Long v = putOne(key, value, false);
+    return v == null ? OptionalInt.empty() : OptionalInt.of((int) (long) v);
+  }
+
+  /** 64-bit table: as {@link #putIfAbsent(int, int)}. */
+  public OptionalLong putIfAbsent(long key, long value) {
+    requireWidth(64);
+    Long v = putOne(key, value, false);
+    return v == null ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
+  /**
+   * Removes {@code key}; returns the value it had, empty when it was absent (a reserved key: empty,
+   * without a native call). <b>Cost:</b> one native call (a find) when absent, two (then an erase)
+   * when present, under the table's lock.
+   */
+  public OptionalInt remove(int key) {
+    requireWidth(32);
+    Long v = removeOne(key);
+    return v == null ? OptionalInt.empty() : OptionalInt.of((int) (long) v);
+  }
+
+  /** 64-bit table: as {@link #remove(int)}. */
+  public OptionalLong remove(long key) {
+    requireWidth(64);
+    Long v = removeOne(key);
+    return v == null ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
+  /** Whether the table holds no key. Cost: one native call ({@code wx_size}), no kernel. */
+  public boolean isEmpty() {
+    return size() == 0;
+  }
+
+  /** The one-key calls of this table, made on first use; call it under the lock. */
+  private SingleKey single() {
+    if (single == null) {
+      single = new SingleKey(handle, keyBits);
+    }
+    return single;
+  }
+
+  private SingleKey single;
+
+  private boolean isReserved(long key) {
+    return keyBits == 64 ? key == EMPTY_KEY64 || key == TOMBSTONE_KEY64
+        : (int) key == EMPTY_KEY || (int) key == TOMBSTONE_KEY;
+  }
+
+  private void requireUsable(long key) {
+    if (isReserved(key)) {
+      throw new InvalidKeyException("key " + key + " is reserved (" + (keyBits == 64
+          ? "0xFFFFFFFFFFFFFFFF and 0xFFFFFFFFFFFFFFFE" : "0xFFFFFFFF and 0xFFFFFFFE") + " are reserved)", 0);
+    }
+  }
+
+  /** The value of key (raw bits), null when absent. */
+  private Long getOne(long key) {
+    if (isReserved(key)) {
+      return null;
+    }
+    acquire();
+    try {
+      SingleKey s = single();
+      return s.find(key) ? s.foundValue() : null;
+    } finally {
+      release();
+    }
+  }
+
+  private boolean containsOne(long key) {
+    if (isReserved(key)) {
+      return false;
+    }
+    acquire();
+    try {
+      return single().contains(key);
+    } finally {
+      release();
+    }
+  }
+
+  /** put (assign) or putIfAbsent: the value the key had before, null when it was absent. */
+  private Long putOne(long key, long value, boolean assign) {
+    requireUsable(key);
+    acquire();
+    try {
+      SingleKey s = single();
+      if (assign) {
+        Long previous = s.find(key) ? s.foundValue() : null;
+        s.insert(key, value, true);
+        return previous;
+      }
+      if (s.insert(key, value, false) == Outcome.INSERTED) {
+        return null;
+      }
+      if (!s.find(key)) {
+        throw Status.toException(Status.INTERNAL, "insert reported the key present, then find did not find it");
+      }
+      return s.foundValue();
+    } finally {
+      release();
+    }
+  }
+
+  /** The value a removed key had, null when it was absent. */
+  private Long removeOne(long key) {
+    if (isReserved(key)) {
+      return null;
+    }
+    acquire();
+    try {
+      SingleKey s = single();
+      if (!s.find(key)) {
+        return null;
+      }
+      long previous = s.foundValue();
+      s.erase(key);
+      return previous;
+    } finally {
+      release();
     }
   }
 
