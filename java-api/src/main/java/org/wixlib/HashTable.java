@@ -54,12 +54,13 @@ import org.wixlib.internal.Status;
  * elements (ordinary calls: garbage collection runs meanwhile). A call's slices run one after
  * another, which is one of the orders a batch may take effect in.
  *
- * <p><b>One key at a time.</b> {@link #get(int)}, {@link #getOrDefault(int, int)},
+ * <p><b>Map-shaped calls.</b> {@link #get(int)}, {@link #getOrDefault(int, int)},
  * {@link #containsKey(int)}, {@link #put(int, int)}, {@link #putIfAbsent(int, int)},
- * {@link #remove(int)} (and their long overloads for 64-bit tables) and {@link #isEmpty()} read like
- * {@code java.util.Map}'s, with {@code OptionalInt}/{@code OptionalLong} for "absent". Each is a
- * whole native call (put and remove: two) for one key: about a microsecond on the CPU kind, tens of
- * microseconds on GPU kinds. Use the bulk calls for data.
+ * {@link #remove(int)} (and their long overloads for 64-bit tables), {@link #isEmpty()} and
+ * {@link #forEach(IntIntConsumer)} / {@link #forEachLong(LongLongConsumer)} read like
+ * {@code java.util.Map}'s, with {@code OptionalInt}/{@code OptionalLong} for "absent". Each one-key
+ * call is a whole native call (put and remove: two) for one key: about a microsecond on the CPU kind,
+ * tens of microseconds on GPU kinds; use the bulk calls for data. forEach copies the whole table once.
  *
  * <p><b>Threads.</b> A table is thread-safe: calls from several threads are serialised (here and in
  * the library). {@link #close()} may be called from any thread; it waits for a running call to
@@ -1179,29 +1180,93 @@ public final class HashTable implements AutoCloseable {
 
   /** Copies every pair off-heap and hands the two segments (width() * size bytes) to {@code make}. */
   private <P> P retrieveArrays(java.util.function.BiFunction<MemorySegment, MemorySegment, P> make) {
+    try (Arena a = Arena.ofConfined()) {
+      Copy c = copyPairs(a, Integer.MAX_VALUE - 8,
+          "more than a Java array can; use retrieveAll(MemorySegment, MemorySegment, long) or forEach");
+      return make.apply(c.keys(), c.values());
+    }
+  }
+
+  /** Every pair of the table at one instant, off-heap (width() * count bytes each), and its slots then. */
+  record Copy(MemorySegment keys, MemorySegment values, long count, long slots) {}
+
+  /**
+   * Copies every pair into {@code arena} under the table's lock, so no other call on this table
+   * changes it in between; throws InvalidArgumentException ("the table holds n keys, " + tooMany)
+   * above maxCount pairs.
+   */
+  Copy copyPairs(Arena arena, long maxCount, String tooMany) {
     acquire();
     try {
-      long size = Native.size(handle);
-      if (size > Integer.MAX_VALUE - 8) {
-        throw new InvalidArgumentException("the table holds " + size
-            + " keys, more than a Java array can; use retrieveAll(MemorySegment, MemorySegment, long)");
+      long n = Native.size(handle);
+      if (n > maxCount) {
+        throw new InvalidArgumentException("the table holds " + n + " keys, " + tooMany);
       }
-      int n = (int) size;
+      long slots = Native.capacity(handle);
       if (n == 0) {
-        return make.apply(MemorySegment.NULL, MemorySegment.NULL);
+        return new Copy(MemorySegment.NULL, MemorySegment.NULL, 0, slots);
       }
-      try (Arena a = Arena.ofConfined()) {
-        MemorySegment k = a.allocate((long) width() * n, width());
-        MemorySegment v = a.allocate((long) width() * n, width());
-        long count = Native.retrieveAll(handle, k, v, n, Native.MEM_HOST);
-        if (count != n) {
-          throw Status.toException(Status.INTERNAL, "wx_retrieve_all returned " + count
-              + " pairs but wx_size said " + n);
-        }
-        return make.apply(k, v);
+      MemorySegment k = arena.allocate(width() * n, width());
+      MemorySegment v = arena.allocate(width() * n, width());
+      long count = Native.retrieveAll(handle, k, v, n, Native.MEM_HOST);
+      if (count != n) {
+        throw Status.toException(Status.INTERNAL, "wx_retrieve_all returned " + count
+            + " pairs but wx_size said " + n);
       }
+      return new Copy(k, v, n, slots);
     } finally {
       release();
+    }
+  }
+
+  /** Pairs handed from the off-heap copy to the action per step, through two reused arrays. */
+  private static final int FOR_EACH_CHUNK = 1 << 12;
+
+  /**
+   * Runs {@code action} on every key and value of a 32-bit table, in no particular order.
+   *
+   * <p>The C API has no cursor ({@code wx_retrieve_all} hands out every pair in one call), so this
+   * copies the table once into native memory (8 bytes per key, 16 on 64-bit tables; none on the Java
+   * heap) under the table's lock, releases the lock, and streams that copy to the action in chunks of
+   * 4096 pairs through two small arrays. The action sees the table as it was when forEach began:
+   * changes made meanwhile (by the action itself or by other threads) are not seen, and the action may
+   * call this table. <b>Cost:</b> one bulk native call ({@link #retrieveAll()}'s copy) plus the
+   * action's calls; the native copy is freed when forEach returns or throws.
+   */
+  public void forEach(IntIntConsumer action) {
+    Objects.requireNonNull(action, "action");
+    requireWidth(32);
+    int[] k = new int[FOR_EACH_CHUNK];
+    int[] v = new int[FOR_EACH_CHUNK];
+    try (Arena a = Arena.ofConfined()) {
+      Copy c = copyPairs(a, Long.MAX_VALUE, "");
+      for (long off = 0; off < c.count(); off += FOR_EACH_CHUNK) {
+        int m = (int) Math.min(FOR_EACH_CHUNK, c.count() - off);
+        MemorySegment.copy(c.keys(), JAVA_INT, 4 * off, k, 0, m);
+        MemorySegment.copy(c.values(), JAVA_INT, 4 * off, v, 0, m);
+        for (int i = 0; i < m; i++) {
+          action.accept(k[i], v[i]);
+        }
+      }
+    }
+  }
+
+  /** 64-bit table: as {@link #forEach(IntIntConsumer)} (16 bytes of native memory per key). */
+  public void forEachLong(LongLongConsumer action) {
+    Objects.requireNonNull(action, "action");
+    requireWidth(64);
+    long[] k = new long[FOR_EACH_CHUNK];
+    long[] v = new long[FOR_EACH_CHUNK];
+    try (Arena a = Arena.ofConfined()) {
+      Copy c = copyPairs(a, Long.MAX_VALUE, "");
+      for (long off = 0; off < c.count(); off += FOR_EACH_CHUNK) {
+        int m = (int) Math.min(FOR_EACH_CHUNK, c.count() - off);
+        MemorySegment.copy(c.keys(), JAVA_LONG, 8 * off, k, 0, m);
+        MemorySegment.copy(c.values(), JAVA_LONG, 8 * off, v, 0, m);
+        for (int i = 0; i < m; i++) {
+          action.accept(k[i], v[i]);
+        }
+      }
     }
   }
 

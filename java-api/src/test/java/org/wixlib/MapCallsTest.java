@@ -146,6 +146,68 @@ class MapCallsTest {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(TableKind.class)
+  void forEachVisitsEveryPairOnceAcrossChunks(TableKind kind) {
+    int n = 10_000; // more than two chunks of 4096
+    Random rnd = new Random(5);
+    Map<Integer, Integer> oracle = new HashMap<>();
+    try (HashTable t = table(kind, 32); HashTable w = table(kind, 64)) {
+      int[] keys = new int[n];
+      int[] values = Oracle.values(rnd, n);
+      for (int i = 0; i < n; i++) {
+        keys[i] = i * 7 - 5_003; // negatives included, never -1 or -2
+        oracle.put(keys[i], values[i]);
+      }
+      t.insert(keys, values);
+      Map<Integer, Integer> seen = new HashMap<>();
+      t.forEach((k, v) -> assertEquals(null, seen.put(k, v), "key " + k + " visited twice"));
+      assertEquals(oracle, seen);
+
+      long[] wide = new long[n];
+      for (int i = 0; i < n; i++) {
+        wide[i] = ((long) keys[i] << 32) | i;
+      }
+      w.insert(wide, wide);
+      Map<Long, Long> seenWide = new HashMap<>();
+      w.forEachLong((k, v) -> seenWide.put(k, v));
+      assertEquals(n, seenWide.size());
+      for (long k : wide) {
+        assertEquals(k, seenWide.get(k).longValue());
+      }
+      assertThrows(InvalidArgumentException.class, () -> w.forEach((k, v) -> { }));
+      assertThrows(InvalidArgumentException.class, () -> t.forEachLong((k, v) -> { }));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TableKind.class)
+  void forEachSeesTheTableAsItWasAndTheActionMayChangeIt(TableKind kind) {
+    try (HashTable t = table(kind, 32)) {
+      int n = 5_000;
+      int[] keys = new int[n];
+      for (int i = 0; i < n; i++) {
+        keys[i] = i;
+      }
+      t.insert(keys, keys);
+      long[] visited = new long[1];
+      t.forEach((k, v) -> {
+        visited[0]++;
+        t.remove(k); // the copy was taken under the lock, which is free again here
+        t.put(k + n, v);
+      });
+      assertEquals(n, visited[0], "keys the action added are not visited");
+      assertEquals(n, t.size());
+      assertEquals(OptionalInt.empty(), t.get(0));
+      assertEquals(OptionalInt.of(3), t.get(3 + n));
+      int[] count = new int[1];
+      try (HashTable empty = table(kind, 32)) {
+        empty.forEach((k, v) -> count[0]++);
+      }
+      assertEquals(0, count[0]);
+    }
+  }
+
   private static OptionalInt opt(Integer v) {
     return v == null ? OptionalInt.empty() : OptionalInt.of(v);
   }
