@@ -47,6 +47,16 @@ import org.wixlib.internal.Status;
  * (off-heap) memory: heap segments are rejected with {@link InvalidArgumentException} (use the array
  * overloads). {@code DeviceBuffer}s must live on the table's device (GPU kinds).
  *
+ * <p><b>Repeated keys in one call.</b> The elements of one bulk call take effect concurrently, in no
+ * specified order. A key given several times to one insert or insertOrAssign call ends up in the
+ * table once: if it was absent, exactly one of its elements reports {@link Outcome#INSERTED} and the
+ * others {@link Outcome#PRESENT} (insert) or {@link Outcome#ASSIGNED} (insertOrAssign), and the value
+ * stored is the value of one of its elements. Which one is unspecified on every kind: the CPU kind's
+ * small calls, run in order on the calling thread, happen to keep the first (insert) and the last
+ * (insertOrAssign), but larger calls spread over worker threads, and GPU kinds over warps, promise
+ * neither. Pass one element per key where the value matters. The slices of a call (see Copies) run
+ * one after another; in a mixed {@link #batch} the ops on one key may take effect in any order.
+ *
  * <p><b>Copies.</b> On GPU tables the array overloads hand the arrays to the library in place (no
  * off-heap copy; the library copies them to and from the device in chunks); such a call holds back
  * garbage collection while it runs, so arrays above 2^24 elements go in slices of 2^24. On CPU tables
@@ -293,7 +303,11 @@ public final class HashTable implements AutoCloseable {
   // Both widths share the private *Arrays methods below, which take keys and values as Object
   // (int[] or long[], see length/offHeap/copyBack); the public overloads only fix the types.
 
-  /** Inserts keys not present yet (present keys keep their value); values may be null (= 0). */
+  /**
+   * Inserts keys not present yet (present keys keep their value); values may be null (= 0). A key
+   * repeated in keys is stored once, with the value of one of its elements (unspecified which: see
+   * "Repeated keys in one call" above).
+   */
   public void insert(int[] keys, int[] values) {
     insertArrays(false, keys, values, null);
   }
@@ -303,7 +317,10 @@ public final class HashTable implements AutoCloseable {
     insertArrays(false, keys, values, outcomes);
   }
 
-  /** Inserts new keys and replaces the value of present ones (values required). */
+  /**
+   * Inserts new keys and replaces the value of present ones (values required). A key repeated in keys
+   * ends with the value of one of its elements, unspecified which (not necessarily the last).
+   */
   public void insertOrAssign(int[] keys, int[] values) {
     insertArrays(true, keys, Objects.requireNonNull(values, "values"), null);
   }
