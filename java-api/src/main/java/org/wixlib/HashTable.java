@@ -29,10 +29,13 @@ import org.wixlib.internal.Status;
  * {@link InvalidArgumentException}. Segment and buffer overloads read 4 or 8 bytes per key and value.
  *
  * <p><b>Keys.</b> Keys are 32-bit patterns; -1 (0xFFFFFFFF) and -2 (0xFFFFFFFE) are reserved on every
- * kind (on 64-bit tables -1L and -2L). The array overloads scan the keys first and throw {@link InvalidKeyException} (with the
- * first offending index) before anything is applied. The {@code MemorySegment} and
- * {@link DeviceBuffer} overloads leave that to the library: such elements get
- * {@link Outcome#INVALID_KEY}, the others are applied.
+ * kind (on 64-bit tables -1L and -2L). A reserved key is never present: lookups ({@code find},
+ * {@code contains}, {@link #get(int)}, {@link #containsKey(int)}, every overload) answer "not found"
+ * for it (find writes notFound) and throw nothing. Calls that change the table treat it as an error:
+ * the array overloads of insert, insertOrAssign, erase and batch scan the keys first and throw
+ * {@link InvalidKeyException} (with the first offending index) before anything is applied; the
+ * {@code MemorySegment} and {@link DeviceBuffer} overloads leave that to the library: such elements
+ * get {@link Outcome#INVALID_KEY}, the others are applied.
  *
  * <p><b>Per-element results.</b> Outcomes {@link Outcome#FULL} and {@link Outcome#INVALID_KEY} are
  * results when the caller passes an outcomes array/segment/buffer; without one the call throws
@@ -464,7 +467,6 @@ public final class HashTable implements AutoCloseable {
     Objects.requireNonNull(valuesOut, "valuesOut");
     int n = length(keys);
     sameLength("valuesOut", length(valuesOut), n);
-    checkKeys(keys);
     acquire();
     try {
       if (n == 0) {
@@ -473,8 +475,8 @@ public final class HashTable implements AutoCloseable {
       MemorySegment k = heap(keys);
       MemorySegment v = heap(valuesOut);
       int w = width();
-      inSlices(n, false, (off, m) -> calls.find(handle, k.asSlice(off * w, m * w), v.asSlice(off * w, m * w),
-          m, notFound));
+      inSlices(n, false, (off, m) -> lookup(calls.find(handle, k.asSlice(off * w, m * w),
+          v.asSlice(off * w, m * w), m, notFound)));
     } finally {
       release();
     }
@@ -486,14 +488,14 @@ public final class HashTable implements AutoCloseable {
     Objects.requireNonNull(found, "found");
     int n = length(keys);
     sameLength("found", found.length, n);
-    checkKeys(keys);
     acquire();
     try {
       if (n > 0) {
         MemorySegment k = heap(keys);
         MemorySegment f = MemorySegment.ofArray(found);
         int w = width();
-        inSlices(n, false, (off, m) -> calls.contains(handle, k.asSlice(off * w, m * w), f.asSlice(off, m), m));
+        inSlices(n, false, (off, m) -> lookup(calls.contains(handle, k.asSlice(off * w, m * w), f.asSlice(off, m),
+            m)));
       }
     } finally {
       release();
@@ -558,6 +560,15 @@ public final class HashTable implements AutoCloseable {
     } finally {
       release();
     }
+  }
+
+  /**
+   * The status of a find or contains as a lookup sees it: a reserved key is a key that is never
+   * present, and the library has already written "not found" for it (notFound, or found = 0), so
+   * WX_ERR_INVALID_KEY is no failure here.
+   */
+  private static int lookup(int status) {
+    return status == Status.INVALID_KEY ? Status.OK : status;
   }
 
   /** Length of an int[] / long[] argument, which must match the table's width. */
@@ -706,7 +717,7 @@ public final class HashTable implements AutoCloseable {
       if (n == 0) {
         return;
       }
-      int st = Native.find(handle, k, v, n, notFound, Native.MEM_HOST);
+      int st = lookup(Native.find(handle, k, v, n, notFound, Native.MEM_HOST));
       finish(st == Status.OK ? null : Native.error(st), false, k, n);
     } finally {
       release();
@@ -723,7 +734,7 @@ public final class HashTable implements AutoCloseable {
       if (n == 0) {
         return;
       }
-      int st = Native.contains(handle, k, f, n, Native.MEM_HOST);
+      int st = lookup(Native.contains(handle, k, f, n, Native.MEM_HOST));
       finish(st == Status.OK ? null : Native.error(st), false, k, n);
     } finally {
       release();
@@ -805,7 +816,7 @@ public final class HashTable implements AutoCloseable {
     try {
       MemorySegment k = d.add(keys, "keys", width() * n);
       MemorySegment v = d.add(valuesOut, "valuesOut", width() * n);
-      callDevice(n, false, () -> Native.find(handle, k, v, n, notFound, Native.MEM_DEVICE));
+      callDevice(n, false, () -> lookup(Native.find(handle, k, v, n, notFound, Native.MEM_DEVICE)));
     } finally {
       d.close();
     }
@@ -819,7 +830,7 @@ public final class HashTable implements AutoCloseable {
     try {
       MemorySegment k = d.add(keys, "keys", width() * n);
       MemorySegment f = d.add(found, "found", n);
-      callDevice(n, false, () -> Native.contains(handle, k, f, n, Native.MEM_DEVICE));
+      callDevice(n, false, () -> lookup(Native.contains(handle, k, f, n, Native.MEM_DEVICE)));
     } finally {
       d.close();
     }

@@ -3,10 +3,11 @@ package org.wixlib;
 import org.wixlib.internal.Status;
 
 /**
- * A reserved key (0xFFFFFFFF or 0xFFFFFFFE, i.e. -1 or -2 as int) was given ({@code WX_ERR_INVALID_KEY}).
- * The int[] overloads of {@link HashTable} throw it before anything is applied and {@link #index()}
- * names the first offending element; the other overloads throw it after the call (the other
- * elements were applied) with {@code index() == -1}.
+ * A reserved key (0xFFFFFFFF or 0xFFFFFFFE, i.e. -1 or -2 as int) was given to a call that changes
+ * the table ({@code WX_ERR_INVALID_KEY}); lookups answer "not found" for such keys instead. The
+ * array overloads of {@link HashTable} throw it before anything is applied and {@link #index()} names
+ * the first offending element; the segment and buffer overloads throw it after the call (the other
+ * elements were applied), naming the element where the keys are host memory and -1 otherwise.
  */
 public class InvalidKeyException extends WixlibException {
   private static final long serialVersionUID = 1L;

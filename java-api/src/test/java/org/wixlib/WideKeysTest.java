@@ -142,8 +142,6 @@ class WideKeysTest {
         InvalidKeyException e = assertThrows(InvalidKeyException.class, () -> t.insert(keys, new long[3]));
         assertEquals(1, e.index());
         assertTrue(e.getMessage().contains("0xFFFFFFFFFFFFFFF"), e.getMessage());
-        assertThrows(InvalidKeyException.class, () -> t.find(keys, 0L));
-        assertThrows(InvalidKeyException.class, () -> t.contains(keys));
         assertThrows(InvalidKeyException.class, () -> t.erase(keys));
         assertThrows(InvalidKeyException.class, () -> t.batch(new byte[3], keys, new long[3], null));
         assertEquals(0, t.size(), "nothing applied");
