@@ -151,7 +151,13 @@ public final class HashTable implements AutoCloseable {
       return this;
     }
 
-    /** Number of keys the table should hold at its max load factor (>= 0). */
+    /**
+     * Keys the new table holds without any resize (>= 0): inserting that many distinct keys never
+     * grows it, whatever the max load factor. The CPU kind sizes for at most load 0.85 (the load up to
+     * which every random key finds a slot in its neighbourhood), so with a higher max load factor it
+     * starts with more slots than capacity / maxLoadFactor and reaches its max load factor only past
+     * capacity keys.
+     */
     public Builder capacity(long capacity) {
       if (capacity < 0) {
         throw new InvalidArgumentException("capacity must be >= 0, got " + capacity);
@@ -1179,8 +1185,8 @@ public final class HashTable implements AutoCloseable {
   }
 
   /**
-   * Rehashes so the table has room for {@code capacity} keys at its max load factor; fails with
-   * {@link InvalidArgumentException} below the current size.
+   * Rehashes so the table holds {@code capacity} keys without growing (as {@link Builder#capacity});
+   * fails with {@link InvalidArgumentException} below the current size.
    */
   public void resize(long capacity) {
     if (capacity < 0) {
