@@ -70,24 +70,12 @@ public final class Snapshot {
     Path target = file.toAbsolutePath();
     Path dir = target.getParent();
     try (Arena arena = Arena.ofConfined()) {
-      long n = 0;
-      MemorySegment keys = null;
-      MemorySegment values = null;
-      for (int attempt = 0; keys == null; attempt++) {
-        long size = table.size();
-        MemorySegment k = arena.allocate(JAVA_INT, Math.max(1, size));
-        MemorySegment v = arena.allocate(JAVA_INT, Math.max(1, size));
-        try {
-          n = table.retrieveAll(k, v, size);
-          keys = k;
-          values = v;
-        } catch (InvalidArgumentException grewMeanwhile) { // another thread inserted between the calls
-          if (attempt >= 3) {
-            throw grewMeanwhile;
-          }
-        }
-      }
-      long slots = table.capacity();
+      // One copy under the table's lock: writers on other threads wait for it, not for the file.
+      HashTable.Copy pairs = table.copyPairs(arena, Long.MAX_VALUE, "");
+      long n = pairs.count();
+      MemorySegment keys = pairs.keys();
+      MemorySegment values = pairs.values();
+      long slots = pairs.slots();
       Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
       boolean moved = false;
       try {

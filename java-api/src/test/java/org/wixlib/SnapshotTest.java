@@ -129,6 +129,49 @@ class SnapshotTest {
     }
   }
 
+  @Test
+  void saveWhileOtherThreadsWriteTakesOneConsistentSnapshot() throws Exception {
+    int writers = 8;
+    try (HashTable t = HashTable.builder().kind(TableKind.CPU).capacity(1024).build()) {
+      java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(writers);
+      java.util.List<java.util.concurrent.Future<?>> running = new java.util.ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        int id = w;
+        running.add(pool.submit(() -> {
+          int[] k = new int[64];
+          for (int round = 0; !stop.get() && round < 2_000; round++) { // at most 10^6 keys in all
+            for (int i = 0; i < k.length; i++) {
+              k[i] = (round * k.length + i) * writers + id; // every write adds new keys: the size keeps changing
+            }
+            t.insert(k, k);
+          }
+        }));
+      }
+      try {
+        Path f = dir.resolve("busy.wxs");
+        for (int i = 0; i < 20; i++) {
+          long before = t.size();
+          t.save(f);
+          long saved = Snapshot.readHeader(f).count();
+          assertTrue(saved >= before && saved <= t.size(), "snapshot of " + saved + " pairs, size " + before + " before");
+        }
+        try (HashTable u = HashTable.load(f, null)) {
+          Pairs p = u.retrieveAll();
+          for (int i = 0; i < p.size(); i++) {
+            assertEquals(p.keys()[i], p.values()[i]);
+          }
+        }
+      } finally {
+        stop.set(true);
+        for (java.util.concurrent.Future<?> r : running) {
+          r.get(); // a writer's failure fails the test
+        }
+        pool.shutdown();
+      }
+    }
+  }
+
   Path saved(int n) throws IOException {
     Path f = dir.resolve("good.wxs");
     try (HashTable t = filled(TableKind.CPU, n, 3)) {
