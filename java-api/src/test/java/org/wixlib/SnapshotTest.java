@@ -90,6 +90,89 @@ class SnapshotTest {
     roundTrip(kind, 10_000_000);
   }
 
+  /** n distinct 64-bit keys using both halves (negative ones too) with random 64-bit values. */
+  static HashTable filledWide(TableKind kind, int n, long seed) {
+    HashTable t = HashTable.builder().kind(kind).keyBits(64).capacity(n).build();
+    SplittableRandom r = new SplittableRandom(seed);
+    long[] k = new long[n];
+    long[] v = new long[n];
+    for (int i = 0; i < n; i++) {
+      // distinct: i and its parity decide the high half; never all ones (-1L, -2L)
+      k[i] = ((long) i << 32) ^ (mix(seed + i) & 0xFFFFFFFFL) ^ (i % 2 == 0 ? 0 : Long.MIN_VALUE);
+      v[i] = r.nextLong();
+    }
+    t.insert(k, v);
+    return t;
+  }
+
+  static java.util.Map<Long, Long> wideMap(HashTable t) {
+    LongPairs p = t.retrieveAllLong();
+    java.util.Map<Long, Long> m = new java.util.HashMap<>();
+    for (int i = 0; i < p.size(); i++) {
+      m.put(p.keys()[i], p.values()[i]);
+    }
+    return m;
+  }
+
+  @ParameterizedTest
+  @EnumSource(TableKind.class)
+  void wideTablesRoundTrip(TableKind kind) throws IOException {
+    if (kind.isGpu()) {
+      GpuAssumptions.requireOrSkip(kind);
+    }
+    int n = 300_000;
+    try (HashTable t = filledWide(kind, n, 9)) {
+      java.util.Map<Long, Long> before = wideMap(t);
+      assertEquals(n, before.size());
+      Path f = dir.resolve("wide.wxs");
+      t.save(f);
+      assertEquals(Snapshot.fileSize(n, 64), Files.size(f));
+      SnapshotHeader h = Snapshot.readHeader(f);
+      assertEquals(64, h.keyBits());
+      assertEquals(64, h.valueBits());
+      assertEquals(n, h.count());
+      try (HashTable u = HashTable.load(f, null)) {
+        assertEquals(64, u.keyBits());
+        assertEquals(kind, u.kind());
+        assertEquals(before, wideMap(u));
+      }
+      // A builder is given the snapshot's width (and capacity), whatever it asked for.
+      try (HashTable u = HashTable.load(f, HashTable.builder().kind(TableKind.CPU).keyBits(32))) {
+        assertEquals(64, u.keyBits());
+        assertEquals(before, wideMap(u));
+      }
+    }
+  }
+
+  @Test
+  void wideSnapshotChecksKeys() throws IOException {
+    Path f = dir.resolve("w.wxs");
+    try (HashTable t = HashTable.builder().kind(TableKind.CPU).keyBits(64).build()) {
+      t.insert(new long[] {5L << 40, 7L << 40}, new long[] {1, 2});
+      t.save(f);
+    }
+    byte[] good = Files.readAllBytes(f);
+    // key 1 := key 0, checksum fixed: a duplicate, named as Java prints it.
+    byte[] b = good.clone();
+    System.arraycopy(b, Snapshot.HEADER_BYTES, b, Snapshot.HEADER_BYTES + 8, 8);
+    rewriteChecksum(b);
+    Files.write(f, b);
+    SnapshotFormatException e = assertThrows(SnapshotFormatException.class, () -> HashTable.load(f, null));
+    assertTrue(e.getMessage().contains("appears twice"), e.getMessage());
+    // key 0 := -1L: the reserved key is refused before any table is made.
+    b = good.clone();
+    ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putLong(Snapshot.HEADER_BYTES, -1L);
+    rewriteChecksum(b);
+    Files.write(f, b);
+    assertTrue(loadError(f).contains("reserved key -1 (0xFFFFFFFFFFFFFFFF)"), loadError(f));
+  }
+
+  static void rewriteChecksum(byte[] b) {
+    java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+    c.update(b, 0, b.length - 8);
+    ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(b.length - 8, (int) c.getValue());
+  }
+
   @Test
   void emptyTableRoundTrips() throws IOException {
     Path f = dir.resolve("empty.wxs");

@@ -201,10 +201,4 @@ class WideKeysTest {
     }
   }
 
-  @Test
-  void snapshotsRefuseWideTables(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
-    try (HashTable w = wide(100)) {
-      assertThrows(InvalidArgumentException.class, () -> w.save(dir.resolve("wide.wxs")));
-    }
-  }
 }
