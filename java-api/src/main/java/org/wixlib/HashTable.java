@@ -48,7 +48,8 @@ import org.wixlib.internal.Status;
  * {@code 4*n} bytes (keys, values) or {@code n} bytes (ops, outcomes, found), else
  * {@link InvalidArgumentException}; so does {@code n < 0}. Host {@code MemorySegment}s must be native
  * (off-heap) memory: heap segments are rejected with {@link InvalidArgumentException} (use the array
- * overloads). {@code DeviceBuffer}s must live on the table's device (GPU kinds).
+ * overloads); a segment whose arena is closed throws {@link IllegalStateException}, one confined to
+ * another thread {@link WrongThreadException}, as the segment itself would. {@code DeviceBuffer}s must live on the table's device (GPU kinds).
  *
  * <p><b>Repeated keys in one call.</b> The elements of one bulk call take effect concurrently, in no
  * specified order. A key given several times to one insert or insertOrAssign call ends up in the
@@ -1467,6 +1468,7 @@ public final class HashTable implements AutoCloseable {
       throw new InvalidArgumentException(name + " is a heap segment; pass native (off-heap) memory "
           + "or use the array overloads");
     }
+    ConfigChecks.usable(s, name);
     if (s.byteSize() < bytes) {
       throw new InvalidArgumentException(name + " holds " + s.byteSize() + " bytes; needs " + bytes);
     }

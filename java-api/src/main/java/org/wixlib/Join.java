@@ -580,6 +580,7 @@ public final class Join implements AutoCloseable {
     if (!s.isNative()) {
       throw new InvalidArgumentException(name + " is a heap segment; pass native (off-heap) memory or use the array overloads");
     }
+    ConfigChecks.usable(s, name);
     if (s.address() == 0 && bytes > 0) {
       throw new InvalidArgumentException(name + " is MemorySegment.NULL");
     }
