@@ -249,9 +249,14 @@ public final class HashTable implements AutoCloseable {
         throw new InvalidArgumentException("minLoadFactor " + minLoadFactor
             + " must be below maxLoadFactor " + maxLoadFactor);
       }
-      long h = Native.tableCreate(new Native.Config(kind.code(), capacity, maxLoadFactor, minLoadFactor,
-          device, growPolicy == null ? null : growPolicy.code(), threads, keyBits,
-          new Native.Tuning(stagingChunk, hotShare, mixedGroup, buildMin)));
+      long h;
+      try {
+        h = Native.tableCreate(new Native.Config(kind.code(), capacity, maxLoadFactor, minLoadFactor,
+            device, growPolicy == null ? null : growPolicy.code(), threads, keyBits,
+            new Native.Tuning(stagingChunk, hotShare, mixedGroup, buildMin)));
+      } catch (DeviceOutOfMemoryException e) {
+        throw kind.isGpu() ? e : Status.onHost(e);
+      }
       return new HashTable(kind, device == null ? 0 : device, keyBits, h);
     }
   }
@@ -1046,7 +1051,7 @@ public final class HashTable implements AutoCloseable {
   /** The one-key calls of this table, made on first use; call it under the lock. */
   private SingleKey single() {
     if (single == null) {
-      single = new SingleKey(handle, keyBits);
+      single = new SingleKey(handle, keyBits, this::located);
     }
     return single;
   }
@@ -1196,6 +1201,8 @@ public final class HashTable implements AutoCloseable {
     acquire();
     try {
       Native.resize(handle, capacity);
+    } catch (DeviceOutOfMemoryException e) {
+      throw located(e);
     } finally {
       release();
     }
@@ -1343,6 +1350,11 @@ public final class HashTable implements AutoCloseable {
    * The FULL count comes from the table's stats; hostKeys (may be null) are scanned for the first
    * reserved key.
    */
+  /** A CPU table's memory is host memory: its OUT_OF_MEMORY is a HostOutOfMemoryException. */
+  private RuntimeException located(RuntimeException e) {
+    return kind.isGpu() ? e : Status.onHost(e);
+  }
+
   private void finish(WixlibException error, boolean callerHasOutcomes, MemorySegment hostKeys, long n) {
     if (error == null) {
       return;
@@ -1359,7 +1371,7 @@ public final class HashTable implements AutoCloseable {
       throw new InvalidKeyException((index >= 0 ? "reserved key at index " + index + " (the other "
           + "elements were applied): " : "") + error.getMessage(), index);
     }
-    throw error;
+    throw located(error);
   }
 
   private long firstReserved(MemorySegment keys, long n) {

@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.function.UnaryOperator;
 import org.wixlib.internal.Native;
 import org.wixlib.internal.Status;
 
@@ -23,11 +24,14 @@ final class SingleKey {
 
   private final long table;
   private final boolean wide;
+  private final UnaryOperator<RuntimeException> located;
   private final MemorySegment buf = Arena.ofAuto().allocate(32, 8);
 
-  SingleKey(long table, int keyBits) {
+  /** located: the table's view of a failure (a CPU table's OUT_OF_MEMORY is host memory). */
+  SingleKey(long table, int keyBits, UnaryOperator<RuntimeException> located) {
     this.table = table;
     this.wide = keyBits == 64;
+    this.located = located;
   }
 
   private MemorySegment at(long offset, long bytes) {
@@ -97,9 +101,9 @@ final class SingleKey {
     return outcome() == Outcome.ERASED;
   }
 
-  private static void check(int status) {
+  private void check(int status) {
     if (status != Status.OK) {
-      throw Native.error(status);
+      throw located.apply(Native.error(status));
     }
   }
 }
