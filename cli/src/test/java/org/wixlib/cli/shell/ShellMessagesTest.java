@@ -1,0 +1,36 @@
+package org.wixlib.cli.shell;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.wixlib.cli.Cli;
+import org.wixlib.cli.report.Json;
+
+/** Negative keys, signed output, and errors that name the command, the option and the file the user wrote. */
+class ShellMessagesTest {
+  @TempDir Path dir;
+
+  @Test
+  void negativeKeysAreKeysAndPrintSigned() {
+    Cli r = Cli.run("-c", "create t --kind cpu; insert t -5=3; find t -5");
+    assertEquals(0, r.code, r.toString());
+    assertEquals("-5\t3\n", r.out);
+    Cli more = Cli.run("-c", "create t --kind cpu; insert t -7=-1 -16=2 8=0; contains t -7 -16 8 -9; erase t -7");
+    assertEquals(0, more.code, more.toString());
+    assertEquals("-7\ttrue\n-16\ttrue\n8\ttrue\n-9\tfalse\n", more.out);
+    assertTrue(more.err.contains("t: 1 erased, 0 absent"), more.err);
+  }
+
+  @Test
+  void anUnknownOptionIsStillAUsageError() {
+    Cli r = Cli.run("-c", "create t --kind cpu; insert t --bogus 1=2");
+    assertEquals(2, r.code, r.toString());
+    assertTrue(r.err.contains("Unknown option: '--bogus'"), r.err);
+    assertEquals(2, Cli.run("-c", "create t --kind cpu; find t -x").code);
+  }
+}
