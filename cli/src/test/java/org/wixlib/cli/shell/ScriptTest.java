@@ -136,7 +136,7 @@ class ScriptTest {
     assertEquals("5\t50\n6\t60\n7\t-\n", r.out);
     Cli f = Cli.run("-c", "create t --kind cpu; drop t; stats t; tables");
     assertEquals(1, f.code, f.toString());
-    assertTrue(f.err.contains("wixlib: -c line 1: unknown table 't' (no tables yet"), f.err);
+    assertTrue(f.err.contains("wixlib: -c, command 3 (stats t): unknown table 't' (no tables yet"), f.err);
     assertFalse(f.out.contains("name"), "tables must not run after the failure: " + f.out);
     Cli k = Cli.run("--keep-going", "-c", "create t --kind cpu; stats nope; tables --format csv");
     assertEquals(1, k.code, k.toString());

@@ -33,4 +33,15 @@ class ShellMessagesTest {
     assertTrue(r.err.contains("Unknown option: '--bogus'"), r.err);
     assertEquals(2, Cli.run("-c", "create t --kind cpu; find t -x").code);
   }
+
+  @Test
+  void errorsNameTheCommandOfTheLine() {
+    Cli r = Cli.run("-c", "create t --kind cpu; insert t 1=1; find missing 1; stats t");
+    assertEquals(1, r.code, r.toString());
+    assertTrue(r.err.contains("wixlib: -c, command 3 (find missing 1): unknown table 'missing'"), r.err);
+    assertTrue(r.err.contains("stopped at -c, command 3 (find missing 1)"), r.err);
+    assertFalse(r.err.contains("line 1"), "a one-line -c has no line numbers: " + r.err);
+    Cli lines = Cli.run("-c", "create t --kind cpu\nfind nope 1");
+    assertTrue(lines.err.contains("wixlib: -c line 2: unknown table 'nope'"), lines.err);
+  }
 }
