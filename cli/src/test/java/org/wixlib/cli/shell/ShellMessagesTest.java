@@ -44,4 +44,12 @@ class ShellMessagesTest {
     Cli lines = Cli.run("-c", "create t --kind cpu\nfind nope 1");
     assertTrue(lines.err.contains("wixlib: -c line 2: unknown table 'nope'"), lines.err);
   }
+
+  @Test
+  void nativeFailuresNameTheirStatusOnce() {
+    Cli r = Cli.run("-c", "create t --kind cpu; resize t 2^50");
+    assertEquals(1, r.code, r.toString());
+    assertTrue(r.err.contains("INVALID_ARGUMENT: "), r.err);
+    assertFalse(r.err.contains("INVALID_ARGUMENT: INVALID_ARGUMENT"), r.err);
+  }
 }
