@@ -72,6 +72,16 @@ final class TableCommands {
     void execute() {
       session.checkNewName(name);
       TableKind k = kind != null ? kind : TableOptions.defaultKind();
+      if (maxLoad != null) {
+        TableOptions.check(spec, "--max-load", b -> b.maxLoadFactor(maxLoad));
+      }
+      if (minLoad != null) {
+        TableOptions.check(spec, "--min-load", b -> b.minLoadFactor(minLoad));
+      }
+      if (threads != null) {
+        TableOptions.check(spec, "--threads", b -> b.threads(threads));
+      }
+      TableOptions.check(spec, "--device", b -> b.device(device));
       requireKind(k, device);
       HashTable.Builder b = HashTable.builder().kind(k).device(device);
       if (capacity != null) {
@@ -240,6 +250,9 @@ final class TableCommands {
       session.checkNewName(name);
       if (!Files.exists(file)) {
         throw new ShellError(file + ": no such file");
+      }
+      if (maxLoad != null) {
+        TableOptions.check(spec, "--max-load", b -> b.maxLoadFactor(maxLoad));
       }
       SnapshotHeader h = Snapshot.readHeader(file);
       TableKind k = kind != null ? kind : h.kind();

@@ -52,4 +52,12 @@ class ShellMessagesTest {
     assertTrue(r.err.contains("INVALID_ARGUMENT: "), r.err);
     assertFalse(r.err.contains("INVALID_ARGUMENT: INVALID_ARGUMENT"), r.err);
   }
+
+  @Test
+  void badOptionValuesNameTheOption() {
+    Cli r = Cli.run("-c", "create u --kind cpu --max-load 1.5");
+    assertEquals(2, r.code, r.toString());
+    assertTrue(r.err.contains("--max-load must be in [0.05, 1.0], got 1.5"), r.err);
+    assertFalse(r.err.contains("maxLoadFactor"), r.err);
+  }
 }
