@@ -12,8 +12,11 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -68,47 +71,77 @@ public final class Snapshot {
     return HEADER_BYTES + keyBits / 4 * count + TRAILER_BYTES;
   }
 
-  /** Writes every pair of {@code table} to {@code file} (atomically replacing it). */
+  /**
+   * Writes every pair of {@code table} to {@code file} (atomically replacing it). A failure names
+   * {@code file} as given, never the temporary file it is written through.
+   */
   public static void save(HashTable table, Path file) throws IOException {
-    int bits = table.keyBits();
-    Path target = file.toAbsolutePath();
-    Path dir = target.getParent();
     try (Arena arena = Arena.ofConfined()) {
       // One copy under the table's lock: writers on other threads wait for it, not for the file.
       HashTable.Copy pairs = table.copyPairs(arena, Long.MAX_VALUE, "");
-      long n = pairs.count();
-      MemorySegment keys = pairs.keys();
-      MemorySegment values = pairs.values();
-      long slots = pairs.slots();
-      Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
-      boolean moved = false;
       try {
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-          CRC32C crc = new CRC32C();
-          ByteBuffer head = header(table.kind(), bits, n, slots);
-          crc.update(head.duplicate());
-          writeFully(ch, head);
-          ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-          writeWords(ch, crc, buf, keys, n, bits);
-          writeWords(ch, crc, buf, values, n, bits);
-          ByteBuffer tail = ByteBuffer.allocate(TRAILER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-          tail.putInt((int) crc.getValue()).put(END).flip();
-          writeFully(ch, tail);
-          ch.force(true);
-        }
-        try {
-          Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-          Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-        }
-        moved = true;
-        syncDirectory(dir);
-      } finally {
-        if (!moved) {
-          Files.deleteIfExists(tmp);
-        }
+        writeAtomically(table.kind(), table.keyBits(), pairs, file.toAbsolutePath());
+      } catch (IOException e) {
+        throw named(e, file);
       }
     }
+  }
+
+  /** Writes a temporary file beside target, forces it to disk and renames it over target. */
+  private static void writeAtomically(TableKind kind, int bits, HashTable.Copy pairs, Path target)
+      throws IOException {
+    Path dir = target.getParent();
+    long n = pairs.count();
+    Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+    boolean moved = false;
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+        CRC32C crc = new CRC32C();
+        ByteBuffer head = header(kind, bits, n, pairs.slots());
+        crc.update(head.duplicate());
+        writeFully(ch, head);
+        ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        writeWords(ch, crc, buf, pairs.keys(), n, bits);
+        writeWords(ch, crc, buf, pairs.values(), n, bits);
+        ByteBuffer tail = ByteBuffer.allocate(TRAILER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        tail.putInt((int) crc.getValue()).put(END).flip();
+        writeFully(ch, tail);
+        ch.force(true);
+      }
+      try {
+        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+      moved = true;
+      syncDirectory(dir);
+    } finally {
+      if (!moved) {
+        Files.deleteIfExists(tmp);
+      }
+    }
+  }
+
+  /**
+   * A save's failure as the caller should read it: about {@code file} (the path they gave), with the
+   * reason, whichever file (the hidden temporary one, or none: "No space left on device") the
+   * failing call named. The original is the cause.
+   */
+  static IOException named(IOException e, Path file) {
+    String where = file.toString();
+    Path parent = file.toAbsolutePath().getParent();
+    IOException out;
+    if (e instanceof NoSuchFileException) {
+      out = new NoSuchFileException(where, null, "no such directory " + parent);
+    } else if (e instanceof AccessDeniedException) {
+      out = new AccessDeniedException(where, null, "permission denied (directory " + parent + ")");
+    } else if (e instanceof FileSystemException f) {
+      out = new FileSystemException(where, null, f.getReason());
+    } else {
+      out = new IOException(where + ": " + e.getMessage());
+    }
+    out.initCause(e);
+    return out;
   }
 
   /** Reads and checks a snapshot's header (not its payload). */

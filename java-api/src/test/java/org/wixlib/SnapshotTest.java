@@ -208,8 +208,22 @@ class SnapshotTest {
       assertEquals(1, s.count(), "only the snapshot itself");
     }
     try (HashTable t = filled(TableKind.CPU, 10, 2)) {
-      assertThrows(IOException.class, () -> t.save(dir.resolve("missing-dir").resolve("x.wxs")));
+      Path bad = dir.resolve("missing-dir").resolve("x.wxs");
+      java.nio.file.NoSuchFileException e = assertThrows(java.nio.file.NoSuchFileException.class, () -> t.save(bad));
+      assertEquals(bad.toString(), e.getFile(), "the path given, not the temporary file");
+      assertTrue(e.getReason().contains("missing-dir"), e.getReason());
     }
+  }
+
+  @Test
+  void saveFailuresNameThePathGiven() {
+    Path file = Path.of("out", "t.wxs");
+    IOException full = Snapshot.named(new IOException("No space left on device"), file);
+    assertEquals("out/t.wxs: No space left on device", full.getMessage());
+    IOException denied = Snapshot.named(new java.nio.file.AccessDeniedException("out/.t.wxs.123.tmp"), file);
+    assertTrue(denied instanceof java.nio.file.AccessDeniedException);
+    assertEquals("out/t.wxs", ((java.nio.file.AccessDeniedException) denied).getFile());
+    assertFalse(denied.getMessage().contains(".tmp"), denied.getMessage());
   }
 
   @Test

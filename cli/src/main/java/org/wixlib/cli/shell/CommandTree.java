@@ -92,9 +92,9 @@ final class CommandTree implements Runnable {
   private static int failed(Session session, Exception ex, ParseResult parsed) {
     String msg;
     if (ex instanceof NoSuchFileException e) {
-      msg = e.getFile() + ": no such file";
+      msg = e.getFile() + ": " + (e.getReason() != null ? e.getReason() : "no such file");
     } else if (ex instanceof AccessDeniedException e) {
-      msg = e.getFile() + ": permission denied";
+      msg = e.getFile() + ": " + (e.getReason() != null ? e.getReason() : "permission denied");
     } else if (ex instanceof java.io.IOException && ex.getMessage() == null) {
       msg = ex.getClass().getSimpleName();
     } else {

@@ -60,4 +60,13 @@ class ShellMessagesTest {
     assertTrue(r.err.contains("--max-load must be in [0.05, 1.0], got 1.5"), r.err);
     assertFalse(r.err.contains("maxLoadFactor"), r.err);
   }
+
+  @Test
+  void aFailedSaveNamesThePathGiven() {
+    Path target = dir.resolve("no-such-dir").resolve("t.wxs");
+    Cli r = Cli.run("-c", "create t --kind cpu; insert t 1=1; save t " + target);
+    assertEquals(1, r.code, r.toString());
+    assertTrue(r.err.contains(target + ": no such directory"), r.err);
+    assertFalse(r.err.contains(".tmp"), "never the hidden temporary file: " + r.err);
+  }
 }
