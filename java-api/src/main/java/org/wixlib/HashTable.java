@@ -92,15 +92,17 @@ public final class HashTable implements AutoCloseable {
   private final TableKind kind;
   private final int device;
   private final int keyBits;
+  private final double maxLoadFactor;
   private final long handle;
   private final ReentrantLock lock = new ReentrantLock();
   private final Cleaner.Cleanable cleanable;
   private volatile boolean closed;
 
-  private HashTable(TableKind kind, int device, int keyBits, long handle) {
+  private HashTable(TableKind kind, int device, int keyBits, double maxLoadFactor, long handle) {
     this.kind = kind;
     this.device = device;
     this.keyBits = keyBits;
+    this.maxLoadFactor = maxLoadFactor;
     this.handle = handle;
     this.calls = kind.isGpu() || inPlaceOnCpu ? HeapCalls.IN_PLACE : new StagedCalls();
     this.cleanable = Native.CLEANER.register(this, new Destroy(handle));
@@ -257,7 +259,8 @@ public final class HashTable implements AutoCloseable {
       } catch (DeviceOutOfMemoryException e) {
         throw kind.isGpu() ? e : Status.onHost(e);
       }
-      return new HashTable(kind, device == null ? 0 : device, keyBits, h);
+      double lf = maxLoadFactor != null ? maxLoadFactor : Native.defaultMaxLoadFactor(kind.code());
+      return new HashTable(kind, device == null ? 0 : device, keyBits, lf, h);
     }
   }
 
@@ -275,6 +278,11 @@ public final class HashTable implements AutoCloseable {
   /** The CUDA device of a GPU table (0 for CPU tables unless set). */
   public int device() {
     return device;
+  }
+
+  /** The load factor above which the table grows: the builder's, or the kind's default. */
+  public double maxLoadFactor() {
+    return maxLoadFactor;
   }
 
   public boolean isClosed() {
@@ -1150,7 +1158,10 @@ public final class HashTable implements AutoCloseable {
     }
   }
 
-  /** Number of slots. */
+  /**
+   * Number of slots, which is not the builder's capacity (keys): a table holds about
+   * {@code maxLoadFactor() * capacity()} keys at its max load factor.
+   */
   public long capacity() {
     acquire();
     try {

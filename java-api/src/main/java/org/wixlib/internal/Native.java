@@ -253,6 +253,16 @@ public final class Native {
     public static final Tuning DEFAULTS = new Tuning(null, null, null, null);
   }
 
+  /** The max load factor wx_config_init gives a kind. */
+  public static double defaultMaxLoadFactor(int kind) {
+    ensureLoaded();
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment cfg = wx_config.allocate(a);
+      check(wixlib_h.wx_config_init(cfg, kind));
+      return wx_config.max_load_factor(cfg);
+    }
+  }
+
   /** Creates a table; returns its handle address. */
   public static long tableCreate(Config c) {
     ensureLoaded();

@@ -57,7 +57,7 @@ class ScriptTest {
     assertEquals(0, r.code, r.toString());
     assertEquals("key\tvalue\n1\t10\n2\t21\n9\t\n", Files.readString(out));
     assertTrue(r.out.contains("3\ttrue\n"), r.out);
-    assertTrue(r.out.contains("name,kind,size,capacity,load_factor,bytes\nb,cpu,2,"), r.out);
+    assertTrue(r.out.contains("name,kind,size,capacity,slots,load_factor,bytes\nb,cpu,2,"), r.out);
     assertTrue(r.out.endsWith("1\t10\n2\t21\n"), r.out);
     assertTrue(r.err.contains("a: 1 erased, 0 absent; size 2"), r.err);
   }

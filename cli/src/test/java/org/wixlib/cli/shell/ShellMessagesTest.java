@@ -62,6 +62,20 @@ class ShellMessagesTest {
   }
 
   @Test
+  void capacityIsCountedInKeysLikeCreate() {
+    Cli r = Cli.run("-c", "create t --kind cpu --capacity 1000 --max-load 0.5; stats t --format json");
+    assertEquals(0, r.code, r.toString());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> s = (Map<String, Object>) Json.read(r.out);
+    long capacity = ((Number) s.get("capacity")).longValue();
+    long slots = ((Number) s.get("slots")).longValue();
+    assertTrue(capacity >= 1000, "room for at least the keys asked for: " + s);
+    assertEquals((long) Math.floor(0.5 * slots), capacity, s.toString());
+    assertEquals(0.5, ((Number) s.get("max_load_factor")).doubleValue());
+    assertTrue(r.err.contains("t: cpu table, room for " + capacity + " keys (" + slots + " slots"), r.err);
+  }
+
+  @Test
   void aFailedSaveNamesThePathGiven() {
     Path target = dir.resolve("no-such-dir").resolve("t.wxs");
     Cli r = Cli.run("-c", "create t --kind cpu; insert t 1=1; save t " + target);

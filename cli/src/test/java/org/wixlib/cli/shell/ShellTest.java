@@ -92,7 +92,7 @@ class ShellTest {
     assertEquals("cpu", stats.get("kind"));
     assertTrue(((Number) stats.get("capacity")).doubleValue() >= 10, stats.toString());
     assertTrue(stats.containsKey("displacements") && stats.containsKey("resizes"), stats.toString());
-    assertTrue(r.out.contains("name,kind,size,capacity,load_factor,bytes\nt,cpu,12,"), r.out);
+    assertTrue(r.out.contains("name,kind,size,capacity,slots,load_factor,bytes\nt,cpu,12,"), r.out);
     assertTrue(r.out.contains("op,n,median_ms,mops_per_s\nfind_present,1000,"), r.out);
     assertTrue(r.out.contains("erase_new,"), r.out);
     assertTrue(r.out.contains("Commands:") && r.out.contains("upsert") && r.out.contains("--skip-bad"), r.out);
