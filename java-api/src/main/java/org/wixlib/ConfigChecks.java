@@ -93,6 +93,20 @@ final class ConfigChecks {
     }
   }
 
+  /**
+   * Throws what the segment itself would throw on access, before native code is asked to use it:
+   * IllegalStateException when its arena is closed, WrongThreadException when a confined arena of
+   * another thread owns it.
+   */
+  static void usable(java.lang.foreign.MemorySegment s, String name) {
+    if (!s.scope().isAlive()) {
+      throw new IllegalStateException(name + ": the segment's arena is closed");
+    }
+    if (!s.isAccessibleBy(Thread.currentThread())) {
+      throw new WrongThreadException(name + ": the segment belongs to a confined arena of another thread");
+    }
+  }
+
   /** An optional segment left out: null or MemorySegment.NULL. */
   static boolean isAbsent(java.lang.foreign.MemorySegment s) {
     return s == null || (s.isNative() && s.address() == 0);

@@ -156,6 +156,7 @@ public final class DeviceBuffer implements AutoCloseable {
     if (!s.isNative()) {
       throw new InvalidArgumentException(name + " is a heap segment; pass native (off-heap) memory");
     }
+    ConfigChecks.usable(s, name);
   }
 
   private void checkFits(long bytes) {

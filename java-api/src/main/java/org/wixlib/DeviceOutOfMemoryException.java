@@ -2,7 +2,11 @@ package org.wixlib;
 
 import org.wixlib.internal.Status;
 
-/** A host or device allocation failed; the table is intact ({@code WX_ERR_OUT_OF_MEMORY}). */
+/**
+ * An allocation of a GPU kind failed: device memory, or the page-locked host buffers that stage its
+ * copies ({@code WX_ERR_OUT_OF_MEMORY}); the table is intact. The CPU kind reports running out of
+ * host memory as {@link HostOutOfMemoryException}.
+ */
 public class DeviceOutOfMemoryException extends WixlibException {
   private static final long serialVersionUID = 1L;
 

@@ -9,6 +9,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntSupplier;
 import org.wixlib.internal.ArrayCalls;
@@ -26,8 +28,10 @@ import org.wixlib.internal.Status;
  * {@link InvalidArgumentException}. Segment and buffer overloads read 4 or 8 bytes per key and value.
  *
  * <p><b>Keys.</b> Keys are 32-bit patterns; -1 (0xFFFFFFFF) and -2 (0xFFFFFFFE) are reserved on every
- * kind (on 64-bit tables -1L and -2L). An element carrying one is not applied and gets
- * {@link Outcome#INVALID_KEY}; the other elements are applied (every overload: arrays, segments,
+ * kind (on 64-bit tables -1L and -2L). A reserved key is never present: lookups ({@code find},
+ * {@code contains}, {@link #get(int)}, {@link #containsKey(int)}, every overload) answer "not found"
+ * for it (find writes notFound) and throw nothing. Calls that change the table refuse each element
+ * carrying one ({@link Outcome#INVALID_KEY}) and apply the others (every overload: arrays, segments,
  * buffers; the library checks each key where it reads it, so no call pays for a separate scan).
  *
  * <p><b>Per-element results.</b> Outcomes {@link Outcome#FULL} and {@link Outcome#INVALID_KEY} are
@@ -41,7 +45,18 @@ import org.wixlib.internal.Status;
  * {@code 4*n} bytes (keys, values) or {@code n} bytes (ops, outcomes, found), else
  * {@link InvalidArgumentException}; so does {@code n < 0}. Host {@code MemorySegment}s must be native
  * (off-heap) memory: heap segments are rejected with {@link InvalidArgumentException} (use the array
- * overloads). {@code DeviceBuffer}s must live on the table's device (GPU kinds).
+ * overloads); a segment whose arena is closed throws {@link IllegalStateException}, one confined to
+ * another thread {@link WrongThreadException}, as the segment itself would. {@code DeviceBuffer}s must live on the table's device (GPU kinds).
+ *
+ * <p><b>Repeated keys in one call.</b> The elements of one bulk call take effect concurrently, in no
+ * specified order. A key given several times to one insert or insertOrAssign call ends up in the
+ * table once: if it was absent, exactly one of its elements reports {@link Outcome#INSERTED} and the
+ * others {@link Outcome#PRESENT} (insert) or {@link Outcome#ASSIGNED} (insertOrAssign), and the value
+ * stored is the value of one of its elements. Which one is unspecified on every kind: the CPU kind's
+ * small calls, run in order on the calling thread, happen to keep the first (insert) and the last
+ * (insertOrAssign), but larger calls spread over worker threads, and GPU kinds over warps, promise
+ * neither. Pass one element per key where the value matters. The slices of a call (see Copies) run
+ * one after another; in a mixed {@link #batch} the ops on one key may take effect in any order.
  *
  * <p><b>Copies.</b> On GPU tables the array overloads hand the arrays to the library in place (no
  * off-heap copy; the library copies them to and from the device in chunks); such a call holds back
@@ -49,6 +64,14 @@ import org.wixlib.internal.Status;
  * the arrays go through an off-heap buffer of the table, reused by every call, in slices of 2^18
  * elements (ordinary calls: garbage collection runs meanwhile). A call's slices run one after
  * another, which is one of the orders a batch may take effect in.
+ *
+ * <p><b>Map-shaped calls.</b> {@link #get(int)}, {@link #getOrDefault(int, int)},
+ * {@link #containsKey(int)}, {@link #put(int, int)}, {@link #putIfAbsent(int, int)},
+ * {@link #remove(int)} (and their long overloads for 64-bit tables), {@link #isEmpty()} and
+ * {@link #forEach(IntIntConsumer)} / {@link #forEachLong(LongLongConsumer)} read like
+ * {@code java.util.Map}'s, with {@code OptionalInt}/{@code OptionalLong} for "absent". Each one-key
+ * call is a whole native call (put and remove: two) for one key: about a microsecond on the CPU kind,
+ * tens of microseconds on GPU kinds; use the bulk calls for data. forEach copies the whole table once.
  *
  * <p><b>Threads.</b> A table is thread-safe: calls from several threads are serialised (here and in
  * the library). {@link #close()} may be called from any thread; it waits for a running call to
@@ -66,15 +89,17 @@ public final class HashTable implements AutoCloseable {
   private final TableKind kind;
   private final int device;
   private final int keyBits;
+  private final double maxLoadFactor;
   private final long handle;
   private final ReentrantLock lock = new ReentrantLock();
   private final Cleaner.Cleanable cleanable;
   private volatile boolean closed;
 
-  private HashTable(TableKind kind, int device, int keyBits, long handle) {
+  private HashTable(TableKind kind, int device, int keyBits, double maxLoadFactor, long handle) {
     this.kind = kind;
     this.device = device;
     this.keyBits = keyBits;
+    this.maxLoadFactor = maxLoadFactor;
     this.handle = handle;
     this.calls = kind.isGpu() || inPlaceOnCpu ? HeapCalls.IN_PLACE : new StagedCalls();
     this.cleanable = Native.CLEANER.register(this, new Destroy(handle));
@@ -126,7 +151,13 @@ public final class HashTable implements AutoCloseable {
       return this;
     }
 
-    /** Number of keys the table should hold at its max load factor (>= 0). */
+    /**
+     * Keys the new table holds without any resize (>= 0): inserting that many distinct keys never
+     * grows it, whatever the max load factor. The CPU kind sizes for at most load 0.85 (the load up to
+     * which every random key finds a slot in its neighbourhood), so with a higher max load factor it
+     * starts with more slots than capacity / maxLoadFactor and reaches its max load factor only past
+     * capacity keys.
+     */
     public Builder capacity(long capacity) {
       if (capacity < 0) {
         throw new InvalidArgumentException("capacity must be >= 0, got " + capacity);
@@ -217,10 +248,16 @@ public final class HashTable implements AutoCloseable {
         throw new InvalidArgumentException("minLoadFactor " + minLoadFactor
             + " must be below maxLoadFactor " + maxLoadFactor);
       }
-      long h = Native.tableCreate(new Native.Config(kind.code(), capacity, maxLoadFactor, minLoadFactor,
-          device, growPolicy == null ? null : growPolicy.code(), threads, keyBits,
-          new Native.Tuning(stagingChunk, hotShare, mixedGroup, buildMin)));
-      return new HashTable(kind, device == null ? 0 : device, keyBits, h);
+      long h;
+      try {
+        h = Native.tableCreate(new Native.Config(kind.code(), capacity, maxLoadFactor, minLoadFactor,
+            device, growPolicy == null ? null : growPolicy.code(), threads, keyBits,
+            new Native.Tuning(stagingChunk, hotShare, mixedGroup, buildMin)));
+      } catch (DeviceOutOfMemoryException e) {
+        throw kind.isGpu() ? e : Status.onHost(e);
+      }
+      double lf = maxLoadFactor != null ? maxLoadFactor : Native.defaultMaxLoadFactor(kind.code());
+      return new HashTable(kind, device == null ? 0 : device, keyBits, lf, h);
     }
   }
 
@@ -238,6 +275,11 @@ public final class HashTable implements AutoCloseable {
   /** The CUDA device of a GPU table (0 for CPU tables unless set). */
   public int device() {
     return device;
+  }
+
+  /** The load factor above which the table grows: the builder's, or the kind's default. */
+  public double maxLoadFactor() {
+    return maxLoadFactor;
   }
 
   public boolean isClosed() {
@@ -281,7 +323,11 @@ public final class HashTable implements AutoCloseable {
   // Both widths share the private *Arrays methods below, which take keys and values as Object
   // (int[] or long[], see length/offHeap/copyBack); the public overloads only fix the types.
 
-  /** Inserts keys not present yet (present keys keep their value); values may be null (= 0). */
+  /**
+   * Inserts keys not present yet (present keys keep their value); values may be null (= 0). A key
+   * repeated in keys is stored once, with the value of one of its elements (unspecified which: see
+   * "Repeated keys in one call" above).
+   */
   public void insert(int[] keys, int[] values) {
     insertArrays(false, keys, values, null);
   }
@@ -291,7 +337,10 @@ public final class HashTable implements AutoCloseable {
     insertArrays(false, keys, values, outcomes);
   }
 
-  /** Inserts new keys and replaces the value of present ones (values required). */
+  /**
+   * Inserts new keys and replaces the value of present ones (values required). A key repeated in keys
+   * ends with the value of one of its elements, unspecified which (not necessarily the last).
+   */
   public void insertOrAssign(int[] keys, int[] values) {
     insertArrays(true, keys, Objects.requireNonNull(values, "values"), null);
   }
@@ -442,8 +491,8 @@ public final class HashTable implements AutoCloseable {
       MemorySegment k = heap(keys);
       MemorySegment v = heap(valuesOut);
       int w = width();
-      inSlices(k, n, false, (off, m) -> calls.find(handle, k.asSlice(off * w, m * w), v.asSlice(off * w, m * w),
-          m, notFound));
+      inSlices(k, n, false, (off, m) -> lookup(calls.find(handle, k.asSlice(off * w, m * w),
+          v.asSlice(off * w, m * w), m, notFound)));
     } finally {
       release();
     }
@@ -461,7 +510,8 @@ public final class HashTable implements AutoCloseable {
         MemorySegment k = heap(keys);
         MemorySegment f = MemorySegment.ofArray(found);
         int w = width();
-        inSlices(k, n, false, (off, m) -> calls.contains(handle, k.asSlice(off * w, m * w), f.asSlice(off, m), m));
+        inSlices(k, n, false, (off, m) -> lookup(calls.contains(handle, k.asSlice(off * w, m * w),
+            f.asSlice(off, m), m)));
       }
     } finally {
       release();
@@ -524,6 +574,15 @@ public final class HashTable implements AutoCloseable {
     } finally {
       release();
     }
+  }
+
+  /**
+   * The status of a find or contains as a lookup sees it: a reserved key is a key that is never
+   * present, and the library has already written "not found" for it (notFound, or found = 0), so
+   * WX_ERR_INVALID_KEY is no failure here.
+   */
+  private static int lookup(int status) {
+    return status == Status.INVALID_KEY ? Status.OK : status;
   }
 
   /** Length of an int[] / long[] argument, which must match the table's width. */
@@ -687,7 +746,7 @@ public final class HashTable implements AutoCloseable {
       if (n == 0) {
         return;
       }
-      int st = Native.find(handle, k, v, n, notFound, Native.MEM_HOST);
+      int st = lookup(Native.find(handle, k, v, n, notFound, Native.MEM_HOST));
       finish(st == Status.OK ? null : Native.error(st), false, k, n);
     } finally {
       release();
@@ -704,7 +763,7 @@ public final class HashTable implements AutoCloseable {
       if (n == 0) {
         return;
       }
-      int st = Native.contains(handle, k, f, n, Native.MEM_HOST);
+      int st = lookup(Native.contains(handle, k, f, n, Native.MEM_HOST));
       finish(st == Status.OK ? null : Native.error(st), false, k, n);
     } finally {
       release();
@@ -786,7 +845,7 @@ public final class HashTable implements AutoCloseable {
     try {
       MemorySegment k = d.add(keys, "keys", width() * n);
       MemorySegment v = d.add(valuesOut, "valuesOut", width() * n);
-      callDevice(n, false, () -> Native.find(handle, k, v, n, notFound, Native.MEM_DEVICE));
+      callDevice(n, false, () -> lookup(Native.find(handle, k, v, n, notFound, Native.MEM_DEVICE)));
     } finally {
       d.close();
     }
@@ -800,7 +859,7 @@ public final class HashTable implements AutoCloseable {
     try {
       MemorySegment k = d.add(keys, "keys", width() * n);
       MemorySegment f = d.add(found, "found", n);
-      callDevice(n, false, () -> Native.contains(handle, k, f, n, Native.MEM_DEVICE));
+      callDevice(n, false, () -> lookup(Native.contains(handle, k, f, n, Native.MEM_DEVICE)));
     } finally {
       d.close();
     }
@@ -894,6 +953,208 @@ public final class HashTable implements AutoCloseable {
     }
   }
 
+  // ---- Map-shaped calls: one key at a time -----------------------------------------------------
+  // Each is a whole native call (or two) for one key, so its cost is a call's fixed cost, not a
+  // key's. The int overloads serve 32-bit tables, the long overloads 64-bit tables (on a 64-bit
+  // table write get(5L), not get(5)); the other width throws InvalidArgumentException.
+
+  /**
+   * The value of {@code key}, empty when absent. A reserved key is never present: empty, without a
+   * native call. <b>Cost:</b> one native call (a one-element {@link #batch} FIND): about a microsecond
+   * on the CPU kind; on GPU kinds a kernel launch and two small host-device copies, tens of
+   * microseconds. For many keys, one {@link #find(int[], int)} costs less than a loop of these by
+   * orders of magnitude.
+   */
+  public OptionalInt get(int key) {
+    requireWidth(32);
+    Long v = getOne(key);
+    return v == null ? OptionalInt.empty() : OptionalInt.of((int) (long) v);
+  }
+
+  /** 64-bit table: as {@link #get(int)}. */
+  public OptionalLong get(long key) {
+    requireWidth(64);
+    Long v = getOne(key);
+    return v == null ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
+  /** The value of {@code key}, or {@code defaultValue} when absent. Cost: as {@link #get(int)}. */
+  public int getOrDefault(int key, int defaultValue) {
+    return get(key).orElse(defaultValue);
+  }
+
+  /** 64-bit table: as {@link #getOrDefault(int, int)}. */
+  public long getOrDefault(long key, long defaultValue) {
+    return get(key).orElse(defaultValue);
+  }
+
+  /**
+   * Whether {@code key} is present (a reserved key: false, without a native call). Cost: one native
+   * call ({@code wx_contains} of one key), as {@link #get(int)}.
+   */
+  public boolean containsKey(int key) {
+    requireWidth(32);
+    return containsOne(key);
+  }
+
+  /** 64-bit table: as {@link #containsKey(int)}. */
+  public boolean containsKey(long key) {
+    requireWidth(64);
+    return containsOne(key);
+  }
+
+  /**
+   * Maps {@code key} to {@code value} and returns the previous value, empty when the key was absent.
+   * An {@code OptionalInt}, not a sentinel: every int is a legal value. A reserved key throws
+   * {@link InvalidKeyException}; a table that may not grow and has no room,
+   * {@link TableFullException}. <b>Cost:</b> two native calls (a find, then an insert-or-assign),
+   * both under the table's lock, so no other call on this table comes between them; twice
+   * {@link #get(int)}. {@link #insertOrAssign(int[], int[])} stores many pairs in one call.
+   */
+  public OptionalInt put(int key, int value) {
+    requireWidth(32);
+    Long v = putOne(key, value, true);
+    return v == null ? OptionalInt.empty() : OptionalInt.of((int) (long) v);
+  }
+
+  /** 64-bit table: as {@link #put(int, int)}. */
+  public OptionalLong put(long key, long value) {
+    requireWidth(64);
+    Long v = putOne(key, value, true);
+    return v == null ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
+  /**
+   * Stores the pair only when {@code key} is absent; returns the value already there (left as it
+   * was), empty when the pair was stored. Reserved key and full table: as {@link #put(int, int)}.
+   * <b>Cost:</b> one native call (an insert) when the key was absent, two (then a find) when present.
+   */
+  public OptionalInt putIfAbsent(int key, int value) {
+    requireWidth(32);
+    Long v = putOne(key, value, false);
+    return v == null ? OptionalInt.empty() : OptionalInt.of((int) (long) v);
+  }
+
+  /** 64-bit table: as {@link #putIfAbsent(int, int)}. */
+  public OptionalLong putIfAbsent(long key, long value) {
+    requireWidth(64);
+    Long v = putOne(key, value, false);
+    return v == null ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
+  /**
+   * Removes {@code key}; returns the value it had, empty when it was absent (a reserved key: empty,
+   * without a native call). <b>Cost:</b> one native call (a find) when absent, two (then an erase)
+   * when present, under the table's lock.
+   */
+  public OptionalInt remove(int key) {
+    requireWidth(32);
+    Long v = removeOne(key);
+    return v == null ? OptionalInt.empty() : OptionalInt.of((int) (long) v);
+  }
+
+  /** 64-bit table: as {@link #remove(int)}. */
+  public OptionalLong remove(long key) {
+    requireWidth(64);
+    Long v = removeOne(key);
+    return v == null ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
+  /** Whether the table holds no key. Cost: one native call ({@code wx_size}), no kernel. */
+  public boolean isEmpty() {
+    return size() == 0;
+  }
+
+  /** The one-key calls of this table, made on first use; call it under the lock. */
+  private SingleKey single() {
+    if (single == null) {
+      single = new SingleKey(handle, keyBits, this::located);
+    }
+    return single;
+  }
+
+  private SingleKey single;
+
+  private boolean isReserved(long key) {
+    return keyBits == 64 ? key == EMPTY_KEY64 || key == TOMBSTONE_KEY64
+        : (int) key == EMPTY_KEY || (int) key == TOMBSTONE_KEY;
+  }
+
+  private void requireUsable(long key) {
+    if (isReserved(key)) {
+      throw new InvalidKeyException("key " + key + " is reserved (" + (keyBits == 64
+          ? "0xFFFFFFFFFFFFFFFF and 0xFFFFFFFFFFFFFFFE" : "0xFFFFFFFF and 0xFFFFFFFE") + " are reserved)", 0);
+    }
+  }
+
+  /** The value of key (raw bits), null when absent. */
+  private Long getOne(long key) {
+    if (isReserved(key)) {
+      return null;
+    }
+    acquire();
+    try {
+      SingleKey s = single();
+      return s.find(key) ? s.foundValue() : null;
+    } finally {
+      release();
+    }
+  }
+
+  private boolean containsOne(long key) {
+    if (isReserved(key)) {
+      return false;
+    }
+    acquire();
+    try {
+      return single().contains(key);
+    } finally {
+      release();
+    }
+  }
+
+  /** put (assign) or putIfAbsent: the value the key had before, null when it was absent. */
+  private Long putOne(long key, long value, boolean assign) {
+    requireUsable(key);
+    acquire();
+    try {
+      SingleKey s = single();
+      if (assign) {
+        Long previous = s.find(key) ? s.foundValue() : null;
+        s.insert(key, value, true);
+        return previous;
+      }
+      if (s.insert(key, value, false) == Outcome.INSERTED) {
+        return null;
+      }
+      if (!s.find(key)) {
+        throw Status.toException(Status.INTERNAL, "insert reported the key present, then find did not find it");
+      }
+      return s.foundValue();
+    } finally {
+      release();
+    }
+  }
+
+  /** The value a removed key had, null when it was absent. */
+  private Long removeOne(long key) {
+    if (isReserved(key)) {
+      return null;
+    }
+    acquire();
+    try {
+      SingleKey s = single();
+      if (!s.find(key)) {
+        return null;
+      }
+      long previous = s.foundValue();
+      s.erase(key);
+      return previous;
+    } finally {
+      release();
+    }
+  }
+
   // ---- whole-table calls ---------------------------------------------------------------------
 
   /** Number of live keys. */
@@ -906,7 +1167,10 @@ public final class HashTable implements AutoCloseable {
     }
   }
 
-  /** Number of slots. */
+  /**
+   * Number of slots, which is not the builder's capacity (keys): a table holds about
+   * {@code maxLoadFactor() * capacity()} keys at its max load factor.
+   */
   public long capacity() {
     acquire();
     try {
@@ -947,8 +1211,8 @@ public final class HashTable implements AutoCloseable {
   }
 
   /**
-   * Rehashes so the table has room for {@code capacity} keys at its max load factor; fails with
-   * {@link InvalidArgumentException} below the current size.
+   * Rehashes so the table holds {@code capacity} keys without growing (as {@link Builder#capacity});
+   * fails with {@link InvalidArgumentException} below the current size.
    */
   public void resize(long capacity) {
     if (capacity < 0) {
@@ -957,6 +1221,8 @@ public final class HashTable implements AutoCloseable {
     acquire();
     try {
       Native.resize(handle, capacity);
+    } catch (DeviceOutOfMemoryException e) {
+      throw located(e);
     } finally {
       release();
     }
@@ -976,29 +1242,93 @@ public final class HashTable implements AutoCloseable {
 
   /** Copies every pair off-heap and hands the two segments (width() * size bytes) to {@code make}. */
   private <P> P retrieveArrays(java.util.function.BiFunction<MemorySegment, MemorySegment, P> make) {
+    try (Arena a = Arena.ofConfined()) {
+      Copy c = copyPairs(a, Integer.MAX_VALUE - 8,
+          "more than a Java array can; use retrieveAll(MemorySegment, MemorySegment, long) or forEach");
+      return make.apply(c.keys(), c.values());
+    }
+  }
+
+  /** Every pair of the table at one instant, off-heap (width() * count bytes each), and its slots then. */
+  record Copy(MemorySegment keys, MemorySegment values, long count, long slots) {}
+
+  /**
+   * Copies every pair into {@code arena} under the table's lock, so no other call on this table
+   * changes it in between; throws InvalidArgumentException ("the table holds n keys, " + tooMany)
+   * above maxCount pairs.
+   */
+  Copy copyPairs(Arena arena, long maxCount, String tooMany) {
     acquire();
     try {
-      long size = Native.size(handle);
-      if (size > Integer.MAX_VALUE - 8) {
-        throw new InvalidArgumentException("the table holds " + size
-            + " keys, more than a Java array can; use retrieveAll(MemorySegment, MemorySegment, long)");
+      long n = Native.size(handle);
+      if (n > maxCount) {
+        throw new InvalidArgumentException("the table holds " + n + " keys, " + tooMany);
       }
-      int n = (int) size;
+      long slots = Native.capacity(handle);
       if (n == 0) {
-        return make.apply(MemorySegment.NULL, MemorySegment.NULL);
+        return new Copy(MemorySegment.NULL, MemorySegment.NULL, 0, slots);
       }
-      try (Arena a = Arena.ofConfined()) {
-        MemorySegment k = a.allocate((long) width() * n, width());
-        MemorySegment v = a.allocate((long) width() * n, width());
-        long count = Native.retrieveAll(handle, k, v, n, Native.MEM_HOST);
-        if (count != n) {
-          throw Status.toException(Status.INTERNAL, "wx_retrieve_all returned " + count
-              + " pairs but wx_size said " + n);
-        }
-        return make.apply(k, v);
+      MemorySegment k = arena.allocate(width() * n, width());
+      MemorySegment v = arena.allocate(width() * n, width());
+      long count = Native.retrieveAll(handle, k, v, n, Native.MEM_HOST);
+      if (count != n) {
+        throw Status.toException(Status.INTERNAL, "wx_retrieve_all returned " + count
+            + " pairs but wx_size said " + n);
       }
+      return new Copy(k, v, n, slots);
     } finally {
       release();
+    }
+  }
+
+  /** Pairs handed from the off-heap copy to the action per step, through two reused arrays. */
+  private static final int FOR_EACH_CHUNK = 1 << 12;
+
+  /**
+   * Runs {@code action} on every key and value of a 32-bit table, in no particular order.
+   *
+   * <p>The C API has no cursor ({@code wx_retrieve_all} hands out every pair in one call), so this
+   * copies the table once into native memory (8 bytes per key, 16 on 64-bit tables; none on the Java
+   * heap) under the table's lock, releases the lock, and streams that copy to the action in chunks of
+   * 4096 pairs through two small arrays. The action sees the table as it was when forEach began:
+   * changes made meanwhile (by the action itself or by other threads) are not seen, and the action may
+   * call this table. <b>Cost:</b> one bulk native call ({@link #retrieveAll()}'s copy) plus the
+   * action's calls; the native copy is freed when forEach returns or throws.
+   */
+  public void forEach(IntIntConsumer action) {
+    Objects.requireNonNull(action, "action");
+    requireWidth(32);
+    int[] k = new int[FOR_EACH_CHUNK];
+    int[] v = new int[FOR_EACH_CHUNK];
+    try (Arena a = Arena.ofConfined()) {
+      Copy c = copyPairs(a, Long.MAX_VALUE, "");
+      for (long off = 0; off < c.count(); off += FOR_EACH_CHUNK) {
+        int m = (int) Math.min(FOR_EACH_CHUNK, c.count() - off);
+        MemorySegment.copy(c.keys(), JAVA_INT, 4 * off, k, 0, m);
+        MemorySegment.copy(c.values(), JAVA_INT, 4 * off, v, 0, m);
+        for (int i = 0; i < m; i++) {
+          action.accept(k[i], v[i]);
+        }
+      }
+    }
+  }
+
+  /** 64-bit table: as {@link #forEach(IntIntConsumer)} (16 bytes of native memory per key). */
+  public void forEachLong(LongLongConsumer action) {
+    Objects.requireNonNull(action, "action");
+    requireWidth(64);
+    long[] k = new long[FOR_EACH_CHUNK];
+    long[] v = new long[FOR_EACH_CHUNK];
+    try (Arena a = Arena.ofConfined()) {
+      Copy c = copyPairs(a, Long.MAX_VALUE, "");
+      for (long off = 0; off < c.count(); off += FOR_EACH_CHUNK) {
+        int m = (int) Math.min(FOR_EACH_CHUNK, c.count() - off);
+        MemorySegment.copy(c.keys(), JAVA_LONG, 8 * off, k, 0, m);
+        MemorySegment.copy(c.values(), JAVA_LONG, 8 * off, v, 0, m);
+        for (int i = 0; i < m; i++) {
+          action.accept(k[i], v[i]);
+        }
+      }
     }
   }
 
@@ -1040,6 +1370,11 @@ public final class HashTable implements AutoCloseable {
    * The FULL count comes from the table's stats; hostKeys (may be null) are scanned for the first
    * reserved key.
    */
+  /** A CPU table's memory is host memory: its OUT_OF_MEMORY is a HostOutOfMemoryException. */
+  private RuntimeException located(RuntimeException e) {
+    return kind.isGpu() ? e : Status.onHost(e);
+  }
+
   private void finish(WixlibException error, boolean callerHasOutcomes, MemorySegment hostKeys, long n) {
     if (error == null) {
       return;
@@ -1056,7 +1391,7 @@ public final class HashTable implements AutoCloseable {
       throw new InvalidKeyException((index >= 0 ? "reserved key at index " + index + " (the other "
           + "elements were applied): " : "") + error.getMessage(), index);
     }
-    throw error;
+    throw located(error);
   }
 
   private long firstReserved(MemorySegment keys, long n) {
@@ -1098,6 +1433,7 @@ public final class HashTable implements AutoCloseable {
       throw new InvalidArgumentException(name + " is a heap segment; pass native (off-heap) memory "
           + "or use the array overloads");
     }
+    ConfigChecks.usable(s, name);
     if (s.byteSize() < bytes) {
       throw new InvalidArgumentException(name + " holds " + s.byteSize() + " bytes; needs " + bytes);
     }

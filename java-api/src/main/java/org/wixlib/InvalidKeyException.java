@@ -3,7 +3,8 @@ package org.wixlib;
 import org.wixlib.internal.Status;
 
 /**
- * A reserved key (0xFFFFFFFF or 0xFFFFFFFE, i.e. -1 or -2 as int) was given ({@code WX_ERR_INVALID_KEY}).
+ * A reserved key (0xFFFFFFFF or 0xFFFFFFFE, i.e. -1 or -2 as int) was given to a call that changes
+ * the table ({@code WX_ERR_INVALID_KEY}); lookups answer "not found" for such keys instead.
  * {@link HashTable} throws it after the call, whose other elements were applied (a call given an
  * outcomes array reports {@link Outcome#INVALID_KEY} there instead). {@link #index()} names the first
  * offending element where the keys are host memory (arrays, segments); -1 for device buffers.

@@ -184,8 +184,13 @@ public final class Join implements AutoCloseable {
     }
 
     private Join create(MemorySegment keys, long n, int mem) {
-      long h = Native.joinCreate(new Native.Config(kind.code(), null, maxLoadFactor, null, device, null, threads,
-          keyBits, Native.Tuning.DEFAULTS), build.code(), keys, n, mem);
+      long h;
+      try {
+        h = Native.joinCreate(new Native.Config(kind.code(), null, maxLoadFactor, null, device, null, threads,
+            keyBits, Native.Tuning.DEFAULTS), build.code(), keys, n, mem);
+      } catch (DeviceOutOfMemoryException e) {
+        throw kind.isGpu() ? e : org.wixlib.internal.Status.onHost(e);
+      }
       return new Join(kind, keyBits, build, h);
     }
   }
@@ -570,6 +575,8 @@ public final class Join implements AutoCloseable {
         throw new IllegalStateException("join is closed");
       }
       return call.run();
+    } catch (DeviceOutOfMemoryException e) {
+      throw kind.isGpu() ? e : org.wixlib.internal.Status.onHost(e);
     } finally {
       lock.unlock();
       Reference.reachabilityFence(this);
@@ -643,6 +650,7 @@ public final class Join implements AutoCloseable {
     if (!s.isNative()) {
       throw new InvalidArgumentException(name + " is a heap segment; pass native (off-heap) memory or use the array overloads");
     }
+    ConfigChecks.usable(s, name);
     if (s.address() == 0 && bytes > 0) {
       throw new InvalidArgumentException(name + " is MemorySegment.NULL");
     }

@@ -46,6 +46,7 @@ public final class PinnedMemory {
     if (segment.byteSize() == 0) {
       throw new IllegalArgumentException("segment is empty");
     }
+    ConfigChecks.usable(segment, "segment");
     if (!gpuPresent()) {
       return new Registration(0);
     }

@@ -2,6 +2,7 @@ package org.wixlib;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -11,8 +12,11 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -27,13 +31,13 @@ import java.util.zip.CRC32C;
  *   0  magic "WIXLSNAP"          8 bytes
  *   8  format version            u32 (1)
  *  12  kind                      u32 (native wx_kind of the saved table)
- *  16  key bits, value bits      u32, u32 (32, 32)
+ *  16  key bits, value bits      u32, u32 (32, 32 or 64, 64)
  *  24  count                     u64 (pairs in the file)
  *  32  slots                     u64 (the saved table's capacity; informational)
  *  40  header CRC32C             u32 (of bytes 0..39)
  *  44  reserved                  u32 (0)
- *  48  keys                      count x u32
- *      values                    count x u32
+ *  48  keys                      count x u32 (64-bit tables: u64)
+ *      values                    count x u32 (64-bit tables: u64)
  * end-8 file CRC32C              u32 (of every byte before it)
  * end-4 end mark "WXND"          4 bytes
  * </pre>
@@ -50,73 +54,94 @@ public final class Snapshot {
   static final int TRAILER_BYTES = 8;
   /** Smallest capacity a load asks for (tiny and empty snapshots still get a usable table). */
   static final long MIN_CAPACITY = 1024;
-  /** Pairs moved between the file and memory per step. */
-  private static final int CHUNK_INTS = 1 << 20;
+  /** Bytes moved between the file and memory per step. */
+  private static final int CHUNK_BYTES = 1 << 22;
   private static final ValueLayout.OfInt LE_INT = JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN).withByteAlignment(1);
+  private static final ValueLayout.OfLong LE_LONG = JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN).withByteAlignment(1);
 
   private Snapshot() {}
 
-  /** File size of a snapshot of {@code count} pairs. */
+  /** File size of a snapshot of {@code count} pairs of 32-bit keys and values. */
   public static long fileSize(long count) {
-    return HEADER_BYTES + 8 * count + TRAILER_BYTES;
+    return fileSize(count, 32);
   }
 
-  /** Writes every pair of {@code table} to {@code file} (atomically replacing it). */
+  /** File size of a snapshot of {@code count} pairs of {@code keyBits}-bit keys and values (32 or 64). */
+  public static long fileSize(long count, int keyBits) {
+    return HEADER_BYTES + keyBits / 4 * count + TRAILER_BYTES;
+  }
+
+  /**
+   * Writes every pair of {@code table} to {@code file} (atomically replacing it). A failure names
+   * {@code file} as given, never the temporary file it is written through.
+   */
   public static void save(HashTable table, Path file) throws IOException {
-    if (table.keyBits() != 32) {
-      throw new InvalidArgumentException("snapshots hold 32-bit keys and values; this table has "
-          + table.keyBits() + "-bit keys (not supported yet)");
-    }
-    Path target = file.toAbsolutePath();
-    Path dir = target.getParent();
     try (Arena arena = Arena.ofConfined()) {
-      long n = 0;
-      MemorySegment keys = null;
-      MemorySegment values = null;
-      for (int attempt = 0; keys == null; attempt++) {
-        long size = table.size();
-        MemorySegment k = arena.allocate(JAVA_INT, Math.max(1, size));
-        MemorySegment v = arena.allocate(JAVA_INT, Math.max(1, size));
-        try {
-          n = table.retrieveAll(k, v, size);
-          keys = k;
-          values = v;
-        } catch (InvalidArgumentException grewMeanwhile) { // another thread inserted between the calls
-          if (attempt >= 3) {
-            throw grewMeanwhile;
-          }
-        }
-      }
-      long slots = table.capacity();
-      Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
-      boolean moved = false;
+      // One copy under the table's lock: writers on other threads wait for it, not for the file.
+      HashTable.Copy pairs = table.copyPairs(arena, Long.MAX_VALUE, "");
       try {
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-          CRC32C crc = new CRC32C();
-          ByteBuffer head = header(table.kind(), n, slots);
-          crc.update(head.duplicate());
-          writeFully(ch, head);
-          ByteBuffer buf = ByteBuffer.allocateDirect(4 * CHUNK_INTS).order(ByteOrder.LITTLE_ENDIAN);
-          writeInts(ch, crc, buf, keys, n);
-          writeInts(ch, crc, buf, values, n);
-          ByteBuffer tail = ByteBuffer.allocate(TRAILER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-          tail.putInt((int) crc.getValue()).put(END).flip();
-          writeFully(ch, tail);
-          ch.force(true);
-        }
-        try {
-          Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-          Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-        }
-        moved = true;
-        syncDirectory(dir);
-      } finally {
-        if (!moved) {
-          Files.deleteIfExists(tmp);
-        }
+        writeAtomically(table.kind(), table.keyBits(), pairs, file.toAbsolutePath());
+      } catch (IOException e) {
+        throw named(e, file);
       }
     }
+  }
+
+  /** Writes a temporary file beside target, forces it to disk and renames it over target. */
+  private static void writeAtomically(TableKind kind, int bits, HashTable.Copy pairs, Path target)
+      throws IOException {
+    Path dir = target.getParent();
+    long n = pairs.count();
+    Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+    boolean moved = false;
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+        CRC32C crc = new CRC32C();
+        ByteBuffer head = header(kind, bits, n, pairs.slots());
+        crc.update(head.duplicate());
+        writeFully(ch, head);
+        ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        writeWords(ch, crc, buf, pairs.keys(), n, bits);
+        writeWords(ch, crc, buf, pairs.values(), n, bits);
+        ByteBuffer tail = ByteBuffer.allocate(TRAILER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        tail.putInt((int) crc.getValue()).put(END).flip();
+        writeFully(ch, tail);
+        ch.force(true);
+      }
+      try {
+        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+      moved = true;
+      syncDirectory(dir);
+    } finally {
+      if (!moved) {
+        Files.deleteIfExists(tmp);
+      }
+    }
+  }
+
+  /**
+   * A save's failure as the caller should read it: about {@code file} (the path they gave), with the
+   * reason, whichever file (the hidden temporary one, or none: "No space left on device") the
+   * failing call named. The original is the cause.
+   */
+  static IOException named(IOException e, Path file) {
+    String where = file.toString();
+    Path parent = file.toAbsolutePath().getParent();
+    IOException out;
+    if (e instanceof NoSuchFileException) {
+      out = new NoSuchFileException(where, null, "no such directory " + parent);
+    } else if (e instanceof AccessDeniedException) {
+      out = new AccessDeniedException(where, null, "permission denied (directory " + parent + ")");
+    } else if (e instanceof FileSystemException f) {
+      out = new FileSystemException(where, null, f.getReason());
+    } else {
+      out = new IOException(where + ": " + e.getMessage());
+    }
+    out.initCause(e);
+    return out;
   }
 
   /** Reads and checks a snapshot's header (not its payload). */
@@ -128,23 +153,25 @@ public final class Snapshot {
 
   /**
    * Creates a table from {@code config} (null: the snapshot's kind with default settings) sized for the
-   * snapshot's count (the builder's capacity is set to max(count, 1024)) and inserts every pair. The whole file is
-   * checked first; a foreign, truncated or corrupt file throws {@link SnapshotFormatException} and
-   * creates nothing.
+   * snapshot's count and of its key width (the builder's capacity is set to max(count, 1024), its
+   * keyBits to the snapshot's) and inserts every pair. The whole file is checked first; a foreign,
+   * truncated or corrupt file throws {@link SnapshotFormatException} and creates nothing.
    */
   public static HashTable load(Path file, HashTable.Builder config) throws IOException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ); Arena arena = Arena.ofConfined()) {
       SnapshotHeader h = readHeader(ch, file);
       long n = h.count();
-      MemorySegment keys = arena.allocate(JAVA_INT, Math.max(1, n));
-      MemorySegment values = arena.allocate(JAVA_INT, Math.max(1, n));
+      int bits = h.keyBits();
+      int w = bits / 8;
+      MemorySegment keys = arena.allocate(w * Math.max(1, n), w);
+      MemorySegment values = arena.allocate(w * Math.max(1, n), w);
       CRC32C crc = new CRC32C();
       ByteBuffer head = ByteBuffer.allocate(HEADER_BYTES);
       readFully(ch, head, 0, file);
       crc.update(head.flip());
-      ByteBuffer buf = ByteBuffer.allocateDirect(4 * CHUNK_INTS).order(ByteOrder.LITTLE_ENDIAN);
-      long pos = readInts(ch, crc, buf, keys, n, HEADER_BYTES, file);
-      pos = readInts(ch, crc, buf, values, n, pos, file);
+      ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+      long pos = readWords(ch, crc, buf, keys, n, bits, HEADER_BYTES, file);
+      pos = readWords(ch, crc, buf, values, n, bits, pos, file);
       ByteBuffer tail = ByteBuffer.allocate(TRAILER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
       readFully(ch, tail, pos, file);
       tail.flip();
@@ -159,18 +186,15 @@ public final class Snapshot {
             + hex((int) crc.getValue()) + ")");
       }
       for (long i = 0; i < n; i++) {
-        int key = keys.getAtIndex(JAVA_INT, i);
-        if (key == HashTable.EMPTY_KEY || key == HashTable.TOMBSTONE_KEY) {
-          throw bad(file, "corrupt: pair " + i + " has the reserved key " + hex(key));
+        long key = bits == 64 ? keys.getAtIndex(JAVA_LONG, i) : keys.getAtIndex(JAVA_INT, i);
+        if (bits == 64 ? key == HashTable.EMPTY_KEY64 || key == HashTable.TOMBSTONE_KEY64
+            : key == HashTable.EMPTY_KEY || key == HashTable.TOMBSTONE_KEY) {
+          throw bad(file, "corrupt: pair " + i + " has the reserved key " + keyText(key, bits));
         }
       }
       HashTable.Builder b = config != null ? config : HashTable.builder().kind(h.kind());
-      HashTable table = b.capacity(Math.max(n, MIN_CAPACITY)).build();
+      HashTable table = b.capacity(Math.max(n, MIN_CAPACITY)).keyBits(bits).build();
       try {
-        if (table.keyBits() != 32) {
-          throw new InvalidArgumentException("snapshots hold 32-bit keys and values; the builder asks for "
-              + table.keyBits() + "-bit keys");
-        }
         if (n > 0) {
           MemorySegment outcomes = arena.allocate(n);
           table.insert(keys, values, n, outcomes);
@@ -178,8 +202,8 @@ public final class Snapshot {
             byte o = outcomes.get(JAVA_BYTE, i);
             if (o != Outcome.INSERTED) {
               if (o == Outcome.PRESENT) {
-                throw bad(file, "corrupt: key " + Integer.toUnsignedString(keys.getAtIndex(JAVA_INT, i))
-                    + " appears twice");
+                throw bad(file, "corrupt: key " + keyText(bits == 64 ? keys.getAtIndex(JAVA_LONG, i)
+                    : keys.getAtIndex(JAVA_INT, i), bits) + " appears twice");
               }
               throw new TableFullException("loading " + file + ": pair " + i + " was not stored ("
                   + Outcome.name(o) + ")", -1);
@@ -196,9 +220,9 @@ public final class Snapshot {
 
   // ---- helpers -------------------------------------------------------------------------------
 
-  private static ByteBuffer header(TableKind kind, long count, long slots) {
+  private static ByteBuffer header(TableKind kind, int bits, long count, long slots) {
     ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    b.put(MAGIC).putInt(FORMAT_VERSION).putInt(kind.code()).putInt(32).putInt(32).putLong(count).putLong(slots);
+    b.put(MAGIC).putInt(FORMAT_VERSION).putInt(kind.code()).putInt(bits).putInt(bits).putLong(count).putLong(slots);
     CRC32C c = new CRC32C();
     c.update(b.array(), 0, 40);
     b.putInt((int) c.getValue()).putInt(0);
@@ -236,8 +260,8 @@ public final class Snapshot {
       throw bad(file, "format version " + version + " is not supported (this library reads version "
           + FORMAT_VERSION + ")");
     }
-    if (keyBits != 32 || valueBits != 32) {
-      throw bad(file, keyBits + "-bit keys and " + valueBits + "-bit values are not supported (32 and 32)");
+    if (!(keyBits == valueBits && (keyBits == 32 || keyBits == 64))) {
+      throw bad(file, keyBits + "-bit keys and " + valueBits + "-bit values are not supported (32 and 32, or 64 and 64)");
     }
     TableKind kind;
     try {
@@ -245,10 +269,10 @@ public final class Snapshot {
     } catch (InvalidArgumentException e) {
       throw bad(file, "unknown table kind code " + kindCode);
     }
-    if (count < 0 || count > (Long.MAX_VALUE - HEADER_BYTES - TRAILER_BYTES) / 8) {
+    if (count < 0 || count > (Long.MAX_VALUE - HEADER_BYTES - TRAILER_BYTES) / 16) {
       throw bad(file, "corrupt: count " + count);
     }
-    long expected = fileSize(count);
+    long expected = fileSize(count, keyBits);
     if (size < expected) {
       throw bad(file, "truncated: " + size + " bytes, the header's count " + count + " needs " + expected);
     }
@@ -266,29 +290,43 @@ public final class Snapshot {
     return Arrays.equals(b.array(), MAGIC);
   }
 
-  private static void writeInts(FileChannel ch, CRC32C crc, ByteBuffer buf, MemorySegment src, long n)
+  /** Writes n words of bits 32 or 64 from src, little-endian, through buf. */
+  private static void writeWords(FileChannel ch, CRC32C crc, ByteBuffer buf, MemorySegment src, long n, int bits)
       throws IOException {
     MemorySegment view = MemorySegment.ofBuffer(buf.clear()); // the whole buffer, whatever its position
-    for (long i = 0; i < n; i += CHUNK_INTS) {
-      int m = (int) Math.min(CHUNK_INTS, n - i);
-      MemorySegment.copy(src, JAVA_INT, 4 * i, view, LE_INT, 0, m);
-      buf.clear().limit(4 * m);
+    int w = bits / 8;
+    int chunk = CHUNK_BYTES / w;
+    for (long i = 0; i < n; i += chunk) {
+      int m = (int) Math.min(chunk, n - i);
+      if (bits == 64) {
+        MemorySegment.copy(src, JAVA_LONG, 8 * i, view, LE_LONG, 0, m);
+      } else {
+        MemorySegment.copy(src, JAVA_INT, 4 * i, view, LE_INT, 0, m);
+      }
+      buf.clear().limit(w * m);
       crc.update(buf.duplicate());
       writeFully(ch, buf);
     }
   }
 
-  private static long readInts(FileChannel ch, CRC32C crc, ByteBuffer buf, MemorySegment dst, long n, long pos,
-      Path file) throws IOException {
+  /** Reads n little-endian words of bits 32 or 64 at pos into dst; returns the position after them. */
+  private static long readWords(FileChannel ch, CRC32C crc, ByteBuffer buf, MemorySegment dst, long n, int bits,
+      long pos, Path file) throws IOException {
     MemorySegment view = MemorySegment.ofBuffer(buf.clear()); // the whole buffer, whatever its position
-    for (long i = 0; i < n; i += CHUNK_INTS) {
-      int m = (int) Math.min(CHUNK_INTS, n - i);
-      buf.clear().limit(4 * m);
+    int w = bits / 8;
+    int chunk = CHUNK_BYTES / w;
+    for (long i = 0; i < n; i += chunk) {
+      int m = (int) Math.min(chunk, n - i);
+      buf.clear().limit(w * m);
       readFully(ch, buf, pos, file);
-      pos += 4L * m;
+      pos += (long) w * m;
       buf.flip();
       crc.update(buf.duplicate());
-      MemorySegment.copy(view, LE_INT, 0, dst, JAVA_INT, 4 * i, m);
+      if (bits == 64) {
+        MemorySegment.copy(view, LE_LONG, 0, dst, JAVA_LONG, 8 * i, m);
+      } else {
+        MemorySegment.copy(view, LE_INT, 0, dst, JAVA_INT, 4 * i, m);
+      }
     }
     return pos;
   }
@@ -324,5 +362,11 @@ public final class Snapshot {
 
   private static String hex(int v) {
     return String.format("0x%08X", v);
+  }
+
+  /** A key as Java prints it (signed), with its bits in hex. */
+  private static String keyText(long key, int bits) {
+    return bits == 64 ? key + " (" + String.format("0x%016X", key) + ")"
+        : (int) key + " (" + hex((int) key) + ")";
   }
 }

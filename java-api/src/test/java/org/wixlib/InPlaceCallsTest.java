@@ -105,6 +105,7 @@ class InPlaceCallsTest {
       InvalidKeyException e = assertThrows(InvalidKeyException.class, () -> t.insert(keys, keys));
       assertEquals(2_500, e.index(), "the first reserved key is named");
       assertEquals(keys.length - 2, t.size(), "every other element of every slice applied");
+      assertEquals(-3, t.find(keys, -3)[2_500], "a lookup of a reserved key finds nothing");
       byte[] out = new byte[keys.length];
       t.insertOrAssign(keys, keys, out);  // with outcomes: results, no exception
       for (int i = 0; i < keys.length; i++) {

@@ -90,6 +90,89 @@ class SnapshotTest {
     roundTrip(kind, 10_000_000);
   }
 
+  /** n distinct 64-bit keys using both halves (negative ones too) with random 64-bit values. */
+  static HashTable filledWide(TableKind kind, int n, long seed) {
+    HashTable t = HashTable.builder().kind(kind).keyBits(64).capacity(n).build();
+    SplittableRandom r = new SplittableRandom(seed);
+    long[] k = new long[n];
+    long[] v = new long[n];
+    for (int i = 0; i < n; i++) {
+      // distinct: i and its parity decide the high half; never all ones (-1L, -2L)
+      k[i] = ((long) i << 32) ^ (mix(seed + i) & 0xFFFFFFFFL) ^ (i % 2 == 0 ? 0 : Long.MIN_VALUE);
+      v[i] = r.nextLong();
+    }
+    t.insert(k, v);
+    return t;
+  }
+
+  static java.util.Map<Long, Long> wideMap(HashTable t) {
+    LongPairs p = t.retrieveAllLong();
+    java.util.Map<Long, Long> m = new java.util.HashMap<>();
+    for (int i = 0; i < p.size(); i++) {
+      m.put(p.keys()[i], p.values()[i]);
+    }
+    return m;
+  }
+
+  @ParameterizedTest
+  @EnumSource(TableKind.class)
+  void wideTablesRoundTrip(TableKind kind) throws IOException {
+    if (kind.isGpu()) {
+      GpuAssumptions.requireOrSkip(kind);
+    }
+    int n = 300_000;
+    try (HashTable t = filledWide(kind, n, 9)) {
+      java.util.Map<Long, Long> before = wideMap(t);
+      assertEquals(n, before.size());
+      Path f = dir.resolve("wide.wxs");
+      t.save(f);
+      assertEquals(Snapshot.fileSize(n, 64), Files.size(f));
+      SnapshotHeader h = Snapshot.readHeader(f);
+      assertEquals(64, h.keyBits());
+      assertEquals(64, h.valueBits());
+      assertEquals(n, h.count());
+      try (HashTable u = HashTable.load(f, null)) {
+        assertEquals(64, u.keyBits());
+        assertEquals(kind, u.kind());
+        assertEquals(before, wideMap(u));
+      }
+      // A builder is given the snapshot's width (and capacity), whatever it asked for.
+      try (HashTable u = HashTable.load(f, HashTable.builder().kind(TableKind.CPU).keyBits(32))) {
+        assertEquals(64, u.keyBits());
+        assertEquals(before, wideMap(u));
+      }
+    }
+  }
+
+  @Test
+  void wideSnapshotChecksKeys() throws IOException {
+    Path f = dir.resolve("w.wxs");
+    try (HashTable t = HashTable.builder().kind(TableKind.CPU).keyBits(64).build()) {
+      t.insert(new long[] {5L << 40, 7L << 40}, new long[] {1, 2});
+      t.save(f);
+    }
+    byte[] good = Files.readAllBytes(f);
+    // key 1 := key 0, checksum fixed: a duplicate, named as Java prints it.
+    byte[] b = good.clone();
+    System.arraycopy(b, Snapshot.HEADER_BYTES, b, Snapshot.HEADER_BYTES + 8, 8);
+    rewriteChecksum(b);
+    Files.write(f, b);
+    SnapshotFormatException e = assertThrows(SnapshotFormatException.class, () -> HashTable.load(f, null));
+    assertTrue(e.getMessage().contains("appears twice"), e.getMessage());
+    // key 0 := -1L: the reserved key is refused before any table is made.
+    b = good.clone();
+    ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putLong(Snapshot.HEADER_BYTES, -1L);
+    rewriteChecksum(b);
+    Files.write(f, b);
+    assertTrue(loadError(f).contains("reserved key -1 (0xFFFFFFFFFFFFFFFF)"), loadError(f));
+  }
+
+  static void rewriteChecksum(byte[] b) {
+    java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+    c.update(b, 0, b.length - 8);
+    ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(b.length - 8, (int) c.getValue());
+  }
+
   @Test
   void emptyTableRoundTrips() throws IOException {
     Path f = dir.resolve("empty.wxs");
@@ -125,7 +208,64 @@ class SnapshotTest {
       assertEquals(1, s.count(), "only the snapshot itself");
     }
     try (HashTable t = filled(TableKind.CPU, 10, 2)) {
-      assertThrows(IOException.class, () -> t.save(dir.resolve("missing-dir").resolve("x.wxs")));
+      Path bad = dir.resolve("missing-dir").resolve("x.wxs");
+      java.nio.file.NoSuchFileException e = assertThrows(java.nio.file.NoSuchFileException.class, () -> t.save(bad));
+      assertEquals(bad.toString(), e.getFile(), "the path given, not the temporary file");
+      assertTrue(e.getReason().contains("missing-dir"), e.getReason());
+    }
+  }
+
+  @Test
+  void saveFailuresNameThePathGiven() {
+    Path file = Path.of("out", "t.wxs");
+    IOException full = Snapshot.named(new IOException("No space left on device"), file);
+    assertEquals("out/t.wxs: No space left on device", full.getMessage());
+    IOException denied = Snapshot.named(new java.nio.file.AccessDeniedException("out/.t.wxs.123.tmp"), file);
+    assertTrue(denied instanceof java.nio.file.AccessDeniedException);
+    assertEquals("out/t.wxs", ((java.nio.file.AccessDeniedException) denied).getFile());
+    assertFalse(denied.getMessage().contains(".tmp"), denied.getMessage());
+  }
+
+  @Test
+  void saveWhileOtherThreadsWriteTakesOneConsistentSnapshot() throws Exception {
+    int writers = 8;
+    try (HashTable t = HashTable.builder().kind(TableKind.CPU).capacity(1024).build()) {
+      java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(writers);
+      java.util.List<java.util.concurrent.Future<?>> running = new java.util.ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        int id = w;
+        running.add(pool.submit(() -> {
+          int[] k = new int[64];
+          for (int round = 0; !stop.get() && round < 2_000; round++) { // at most 10^6 keys in all
+            for (int i = 0; i < k.length; i++) {
+              k[i] = (round * k.length + i) * writers + id; // every write adds new keys: the size keeps changing
+            }
+            t.insert(k, k);
+          }
+        }));
+      }
+      try {
+        Path f = dir.resolve("busy.wxs");
+        for (int i = 0; i < 20; i++) {
+          long before = t.size();
+          t.save(f);
+          long saved = Snapshot.readHeader(f).count();
+          assertTrue(saved >= before && saved <= t.size(), "snapshot of " + saved + " pairs, size " + before + " before");
+        }
+        try (HashTable u = HashTable.load(f, null)) {
+          Pairs p = u.retrieveAll();
+          for (int i = 0; i < p.size(); i++) {
+            assertEquals(p.keys()[i], p.values()[i]);
+          }
+        }
+      } finally {
+        stop.set(true);
+        for (java.util.concurrent.Future<?> r : running) {
+          r.get(); // a writer's failure fails the test
+        }
+        pool.shutdown();
+      }
     }
   }
 

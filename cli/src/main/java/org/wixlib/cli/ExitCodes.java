@@ -31,7 +31,8 @@ public final class ExitCodes {
     if (msg.startsWith("wixlib: ")) {
       msg = msg.substring("wixlib: ".length()); // the caller adds the prefix once
     }
-    if (ex instanceof WixlibException w && w.status() >= 0 && !(ex instanceof NoDeviceException)) {
+    if (ex instanceof WixlibException w && w.status() >= 0 && !(ex instanceof NoDeviceException)
+        && !msg.startsWith(w.statusName() + ":")) { // native failures carry the name already
       return w.statusName() + ": " + msg;
     }
     return msg;

@@ -59,12 +59,23 @@ public final class TableOptions {
    * b.maxLoadFactor(f)}): a value the library refuses is a usage error with the library's message.
    */
   public void check(String option, Consumer<HashTable.Builder> setting) {
+    check(spec, option, setting);
+  }
+
+  /**
+   * As {@link #check(String, Consumer)} for any command: the error names the option as typed
+   * ("--max-load must be in [0.05, 1.0], got 1.5"), not the builder's setter.
+   */
+  public static void check(CommandSpec spec, String option, Consumer<HashTable.Builder> setting) {
     try {
       setting.accept(HashTable.builder());
     } catch (InvalidArgumentException e) {
-      throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+      throw new ParameterException(spec.commandLine(), option + " " + e.getMessage().replaceFirst(SETTER_NAME, ""));
     }
   }
+
+  /** The builder setter's name that starts the library's messages ("maxLoadFactor must be ..."). */
+  private static final String SETTER_NAME = "^[a-z][A-Za-z]* (?=must )";
 
   /** Why the kind cannot run here, or null when it can (loads the native library). */
   public String unavailableReason(TableKind kind) {

@@ -107,7 +107,7 @@ public class CliTest {
     }
     assertTrue(Cli.run("bench", "--kind", "cuckoo").err.contains("expected cpu, glht or hive"));
     // Limits the library owns come with the library's message.
-    assertTrue(Cli.run("bench", "--load-factor", "0.01").err.contains("--load-factor: maxLoadFactor must be in [0.05"));
+    assertTrue(Cli.run("bench", "--load-factor", "0.01").err.contains("--load-factor must be in [0.05"));
   }
 
   @Test

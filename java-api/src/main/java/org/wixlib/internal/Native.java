@@ -86,6 +86,22 @@ public final class Native {
     return MemorySegment.ofAddress(address);
   }
 
+  /**
+   * Runs a downcall that passes the caller's segments. The generated bindings wrap whatever a downcall
+   * throws in an AssertionError; a segment that cannot be used (its arena closed meanwhile, or confined
+   * to another thread) throws IllegalStateException or WrongThreadException, which surfaces as itself.
+   */
+  private static int withSegments(java.util.function.IntSupplier downcall) {
+    try {
+      return downcall.getAsInt();
+    } catch (AssertionError e) {
+      if (e.getCause() instanceof IllegalStateException | e.getCause() instanceof WrongThreadException) {
+        throw (RuntimeException) e.getCause();
+      }
+      throw e;
+    }
+  }
+
   // ---- library -------------------------------------------------------------------------------
 
   public static boolean kindAvailable(int kind) {
@@ -174,7 +190,7 @@ public final class Native {
   /** Copies bytes between host and device memory (either direction); waits for completion. */
   public static void copy(MemorySegment dst, int dstMem, MemorySegment src, int srcMem, long bytes) {
     ensureLoaded();
-    check(wixlib_h.wx_copy(dst, dstMem, src, srcMem, bytes));
+    check(withSegments(() -> wixlib_h.wx_copy(dst, dstMem, src, srcMem, bytes)));
   }
 
   // ---- page-locked host memory and the link -------------------------------------------------------
@@ -237,6 +253,16 @@ public final class Native {
     public static final Tuning DEFAULTS = new Tuning(null, null, null, null);
   }
 
+  /** The max load factor wx_config_init gives a kind. */
+  public static double defaultMaxLoadFactor(int kind) {
+    ensureLoaded();
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment cfg = wx_config.allocate(a);
+      check(wixlib_h.wx_config_init(cfg, kind));
+      return wx_config.max_load_factor(cfg);
+    }
+  }
+
   /** Creates a table; returns its handle address. */
   public static long tableCreate(Config c) {
     ensureLoaded();
@@ -295,31 +321,32 @@ public final class Native {
 
   public static int insert(long table, MemorySegment keys, MemorySegment values, long n,
       MemorySegment outcomes, int mem) {
-    return wixlib_h.wx_insert(ptr(table), keys, values, n, outcomes, mem, MemorySegment.NULL);
+    return withSegments(() -> wixlib_h.wx_insert(ptr(table), keys, values, n, outcomes, mem, MemorySegment.NULL));
   }
 
   public static int insertOrAssign(long table, MemorySegment keys, MemorySegment values, long n,
       MemorySegment outcomes, int mem) {
-    return wixlib_h.wx_insert_or_assign(ptr(table), keys, values, n, outcomes, mem, MemorySegment.NULL);
+    return withSegments(() -> wixlib_h.wx_insert_or_assign(ptr(table), keys, values, n, outcomes, mem,
+        MemorySegment.NULL));
   }
 
   /** notFound: the raw bits; a 32-bit table keeps the low 32, so a sign-extended int works too. */
   public static int find(long table, MemorySegment keys, MemorySegment values, long n, long notFound,
       int mem) {
-    return wixlib_h.wx_find(ptr(table), keys, values, n, notFound, mem, MemorySegment.NULL);
+    return withSegments(() -> wixlib_h.wx_find(ptr(table), keys, values, n, notFound, mem, MemorySegment.NULL));
   }
 
   public static int contains(long table, MemorySegment keys, MemorySegment found, long n, int mem) {
-    return wixlib_h.wx_contains(ptr(table), keys, found, n, mem, MemorySegment.NULL);
+    return withSegments(() -> wixlib_h.wx_contains(ptr(table), keys, found, n, mem, MemorySegment.NULL));
   }
 
   public static int erase(long table, MemorySegment keys, long n, MemorySegment outcomes, int mem) {
-    return wixlib_h.wx_erase(ptr(table), keys, n, outcomes, mem, MemorySegment.NULL);
+    return withSegments(() -> wixlib_h.wx_erase(ptr(table), keys, n, outcomes, mem, MemorySegment.NULL));
   }
 
   public static int batch(long table, MemorySegment ops, MemorySegment keys, MemorySegment values,
       long n, MemorySegment outcomes, int mem) {
-    return wixlib_h.wx_batch(ptr(table), ops, keys, values, n, outcomes, mem, MemorySegment.NULL);
+    return withSegments(() -> wixlib_h.wx_batch(ptr(table), ops, keys, values, n, outcomes, mem, MemorySegment.NULL));
   }
 
   public static long size(long table) {
@@ -373,7 +400,8 @@ public final class Native {
       int mem) {
     try (Arena a = Arena.ofConfined()) {
       MemorySegment count = a.allocate(JAVA_LONG);
-      check(wixlib_h.wx_retrieve_all(ptr(table), keys, values, maxCount, count, mem, MemorySegment.NULL));
+      check(withSegments(() -> wixlib_h.wx_retrieve_all(ptr(table), keys, values, maxCount, count, mem,
+          MemorySegment.NULL)));
       return count.get(JAVA_LONG, 0);
     }
   }
@@ -385,7 +413,8 @@ public final class Native {
     ensureLoaded();
     try (Arena a = Arena.ofConfined()) {
       MemorySegment out = a.allocate(ADDRESS);
-      check(wixlib_h.wx_join_create(config(a, c), build, keys, n, mem, MemorySegment.NULL, out));
+      MemorySegment cfg = config(a, c);
+      check(withSegments(() -> wixlib_h.wx_join_create(cfg, build, keys, n, mem, MemorySegment.NULL, out)));
       return handle(out, "wx_join_create returned WX_OK and a NULL join");
     }
   }
@@ -395,14 +424,14 @@ public final class Native {
   }
 
   public static void joinHash(long join, MemorySegment keys, MemorySegment hashes, long n, int mem) {
-    check(wixlib_h.wx_join_hash(ptr(join), keys, hashes, n, mem, MemorySegment.NULL));
+    check(withSegments(() -> wixlib_h.wx_join_hash(ptr(join), keys, hashes, n, mem, MemorySegment.NULL)));
   }
 
   /** Number of (probe row, build row) pairs; hashes may be MemorySegment.NULL. */
   public static long joinCount(long join, MemorySegment keys, MemorySegment hashes, long n, int mem) {
     try (Arena a = Arena.ofConfined()) {
       MemorySegment out = a.allocate(JAVA_LONG);
-      check(wixlib_h.wx_join_count(ptr(join), keys, hashes, n, out, mem, MemorySegment.NULL));
+      check(withSegments(() -> wixlib_h.wx_join_count(ptr(join), keys, hashes, n, out, mem, MemorySegment.NULL)));
       return out.get(JAVA_LONG, 0);
     }
   }
@@ -415,8 +444,8 @@ public final class Native {
       MemorySegment probeRows, MemorySegment buildRows, long capacity, int mem) {
     try (Arena a = Arena.ofConfined()) {
       MemorySegment out = a.allocate(JAVA_LONG);
-      int st = wixlib_h.wx_join_probe(ptr(join), keys, hashes, n, probeRows, buildRows, capacity, out, mem,
-          MemorySegment.NULL);
+      int st = withSegments(() -> wixlib_h.wx_join_probe(ptr(join), keys, hashes, n, probeRows, buildRows,
+          capacity, out, mem, MemorySegment.NULL));
       long count = out.get(JAVA_LONG, 0);
       if (st == Status.INVALID_ARGUMENT && count > capacity) {
         return count;
@@ -431,7 +460,8 @@ public final class Native {
       MemorySegment rows, int mem) {
     try (Arena a = Arena.ofConfined()) {
       MemorySegment out = a.allocate(JAVA_LONG);
-      check(wixlib_h.wx_join_semi(ptr(join), keys, hashes, n, anti ? 1 : 0, rows, out, mem, MemorySegment.NULL));
+      check(withSegments(() -> wixlib_h.wx_join_semi(ptr(join), keys, hashes, n, anti ? 1 : 0, rows, out, mem,
+          MemorySegment.NULL)));
       return out.get(JAVA_LONG, 0);
     }
   }

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.function.Function;
 import org.wixlib.CudaException;
 import org.wixlib.DeviceOutOfMemoryException;
+import org.wixlib.HostOutOfMemoryException;
 import org.wixlib.InvalidArgumentException;
 import org.wixlib.InvalidKeyException;
 import org.wixlib.NoDeviceException;
@@ -47,6 +48,15 @@ public final class Status {
       return "NATIVE_LIBRARY";
     }
     return NAMES.getOrDefault(status, "UNKNOWN_STATUS");
+  }
+
+  /**
+   * The exception of a failure of a CPU-kind table or join, whose memory is all host memory: an
+   * OUT_OF_MEMORY becomes a HostOutOfMemoryException with the same message; others are returned as
+   * they are.
+   */
+  public static RuntimeException onHost(RuntimeException e) {
+    return e instanceof DeviceOutOfMemoryException ? new HostOutOfMemoryException(e.getMessage()) : e;
   }
 
   /** The exception of a non-OK status, with the native message (may be empty). */

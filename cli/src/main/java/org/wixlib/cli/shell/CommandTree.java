@@ -61,6 +61,11 @@ final class CommandTree implements Runnable {
     };
     CommandLine cl = new CommandLine(new CommandTree(), factory);
     cl.setCaseInsensitiveEnumValuesAllowed(true);
+    // Keys may be negative: "insert t -5=3", "find t -5". Words that match no option reach KeySource,
+    // which takes numbers and refuses anything else that starts with '-' as an unknown option.
+    for (String data : KeySource.COMMANDS) {
+      cl.getSubcommands().get(data).setUnmatchedOptionsArePositionalParams(true);
+    }
     cl.setOut(session.out);
     cl.setErr(session.err);
     cl.setExecutionExceptionHandler((ex, line, parsed) -> failed(session, ex, parsed));
@@ -87,9 +92,9 @@ final class CommandTree implements Runnable {
   private static int failed(Session session, Exception ex, ParseResult parsed) {
     String msg;
     if (ex instanceof NoSuchFileException e) {
-      msg = e.getFile() + ": no such file";
+      msg = e.getFile() + ": " + (e.getReason() != null ? e.getReason() : "no such file");
     } else if (ex instanceof AccessDeniedException e) {
-      msg = e.getFile() + ": permission denied";
+      msg = e.getFile() + ": " + (e.getReason() != null ? e.getReason() : "permission denied");
     } else if (ex instanceof java.io.IOException && ex.getMessage() == null) {
       msg = ex.getClass().getSimpleName();
     } else {

@@ -108,7 +108,7 @@ final class DataCommands {
       } else {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < keys.length; i++) {
-          sb.append(Integer.toUnsignedString(keys[i])).append('\t')
+          sb.append(keys[i]).append('\t')
               .append(values == null ? Boolean.toString(found[i]) : found[i] ? Integer.toString(values[i]) : "-")
               .append('\n');
         }

@@ -26,7 +26,7 @@ final class KeyFileWriter {
         try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
           w.write("key" + sep + valueName + "\n");
           for (int i = 0; i < keys.length; i++) {
-            w.write(Integer.toUnsignedString(keys[i]));
+            w.write(Integer.toString(keys[i]));
             w.write(sep);
             if (found[i]) {
               w.write(values == null ? "true" : Integer.toString(values[i]));

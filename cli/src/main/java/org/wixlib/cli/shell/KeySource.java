@@ -4,14 +4,23 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.wixlib.cli.CountConverter;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * Mixin: where a command's keys come from: words on the line (KEY or KEY=VALUE), --from FILE, or
  * --random N. Everything is read and checked before anything is applied.
  */
 final class KeySource {
+  /** The commands that take keys on the line (and so negative numbers as keys, not options). */
+  static final String[] COMMANDS = {"insert", "upsert", "find", "contains", "erase"};
+
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec spec;
+
   @Parameters(index = "0", paramLabel = "TABLE", description = "The table.")
   String table;
 
@@ -38,6 +47,14 @@ final class KeySource {
 
   /** The keys (and values) asked for; exactly one source must be given. */
   KeyData read(Session session, boolean valuesAllowed) {
+    if (table.startsWith("-")) {
+      throw new ParameterException(spec.commandLine(), "Unknown option: '" + table + "'");
+    }
+    for (String w : words == null ? List.<String>of() : words) {
+      if (w.startsWith("-") && KeyFileReader.parse(w.indexOf('=') < 0 ? w : w.substring(0, w.indexOf('='))) == null) {
+        throw new ParameterException(spec.commandLine(), "Unknown option: '" + w + "'");
+      }
+    }
     int sources = (words != null && !words.isEmpty() ? 1 : 0) + (from != null ? 1 : 0) + (random != null ? 1 : 0);
     if (sources != 1) {
       throw new ShellError(sources == 0 ? "no keys: give KEY..., --from FILE" + (valuesAllowed ? " or --random N" : "")

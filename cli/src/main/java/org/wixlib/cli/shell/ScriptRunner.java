@@ -26,19 +26,28 @@ final class ScriptRunner {
     return commands;
   }
 
+  /** Where the running command came from, and where the last failure happened, as messages name them. */
+  private String currentWhere = "";
+  private String failedAt = "";
+
   /**
    * Runs one line; returns false when the run must stop (a failure without keepGoing, or exit).
-   * where names the line in messages ("script.wx line 3"), or is empty.
+   * where names the line in messages ("script.wx line 3"), or is empty; a line of several commands
+   * names each one too, so an error says which of them failed.
    */
   boolean line(String text, String where) {
-    session.where = where.isEmpty() ? "" : where + ": ";
+    setWhere(where);
     List<List<String>> cmds;
     try {
       cmds = LineSplitter.split(text);
     } catch (ShellError e) {
       return fail(ExitCodes.USAGE, e.getMessage());
     }
-    for (List<String> words : cmds) {
+    for (int c = 0; c < cmds.size(); c++) {
+      List<String> words = cmds.get(c);
+      if (cmds.size() > 1) {
+        setWhere((where.isEmpty() ? "" : where + ", ") + "command " + (c + 1) + " (" + String.join(" ", words) + ")");
+      }
       session.resetCancel();
       int code = commands.execute(words.toArray(new String[0]));
       session.out.flush();
@@ -47,6 +56,7 @@ final class ScriptRunner {
         return false;
       }
       if (code != ExitCodes.OK) {
+        failedAt = currentWhere;
         failures++;
         if (firstFailure == 0) {
           firstFailure = code;
@@ -59,9 +69,15 @@ final class ScriptRunner {
     return true;
   }
 
+  private void setWhere(String where) {
+    currentWhere = where;
+    session.where = where.isEmpty() ? "" : where + ": ";
+  }
+
   private boolean fail(int code, String message) {
     session.err.println("wixlib: " + session.where + message);
     session.err.flush();
+    failedAt = currentWhere;
     failures++;
     if (firstFailure == 0) {
       firstFailure = code;
@@ -69,13 +85,17 @@ final class ScriptRunner {
     return keepGoing;
   }
 
-  /** Runs every line of a script; the exit code of the run. */
+  /**
+   * Runs every line of a script; the exit code of the run. Lines are named "NAME line N", except the
+   * one line of a one-line -c, which is just "-c".
+   */
   int script(List<String> lines, String name) {
+    boolean oneLine = lines.size() == 1 && name.equals("-c");
     for (int i = 0; i < lines.size(); i++) {
-      String where = name + " line " + (i + 1);
+      String where = oneLine ? name : name + " line " + (i + 1);
       if (!line(lines.get(i), where)) {
         if (!session.exitRequested) {
-          session.err.println("wixlib: stopped at " + where + " (--keep-going runs the rest)");
+          session.err.println("wixlib: stopped at " + failedAt + " (--keep-going runs the rest)");
         }
         break;
       }

@@ -72,6 +72,16 @@ final class TableCommands {
     void execute() {
       session.checkNewName(name);
       TableKind k = kind != null ? kind : TableOptions.defaultKind();
+      if (maxLoad != null) {
+        TableOptions.check(spec, "--max-load", b -> b.maxLoadFactor(maxLoad));
+      }
+      if (minLoad != null) {
+        TableOptions.check(spec, "--min-load", b -> b.minLoadFactor(minLoad));
+      }
+      if (threads != null) {
+        TableOptions.check(spec, "--threads", b -> b.threads(threads));
+      }
+      TableOptions.check(spec, "--device", b -> b.device(device));
       requireKind(k, device);
       HashTable.Builder b = HashTable.builder().kind(k).device(device);
       if (capacity != null) {
@@ -91,7 +101,8 @@ final class TableCommands {
       }
       HashTable t = b.build();
       session.add(name, t);
-      session.info(name + ": " + Texts.kindName(k) + " table, " + t.capacity() + " slots");
+      session.info(name + ": " + Texts.kindName(k) + " table, room for " + keys(t, t.capacity()) + " keys ("
+          + t.capacity() + " slots at max load " + t.maxLoadFactor() + ")");
     }
   }
 
@@ -118,10 +129,11 @@ final class TableCommands {
 
     @Override
     void execute() {
-      Report r = new Report("tables", "name", "kind", "size", "capacity", "load_factor", "bytes");
+      Report r = new Report("tables", "name", "kind", "size", "capacity", "slots", "load_factor", "bytes");
       for (String n : session.names()) {
-        TableStats s = session.table(n).stats();
-        r.row(n, Texts.kindName(session.table(n).kind()), s.size(), s.capacity(),
+        HashTable t = session.table(n);
+        TableStats s = t.stats();
+        r.row(n, Texts.kindName(t.kind()), s.size(), keys(t, s.capacity()), s.capacity(),
             round(s.capacity() == 0 ? 0 : (double) s.size() / s.capacity()), s.bytes());
       }
       ReportWriter.write(r, format, session.out);
@@ -130,6 +142,14 @@ final class TableCommands {
 
   static double round(double d) {
     return Math.round(d * 10000) / 10000.0;
+  }
+
+  /**
+   * Keys a table of this many slots holds at its max load factor: the unit of create --capacity and
+   * resize (the library's own capacity counts slots).
+   */
+  static long keys(HashTable t, long slots) {
+    return (long) Math.floor(t.maxLoadFactor() * slots);
   }
 
   @Command(name = "resize", description = "Rehashes a table to hold CAPACITY keys at its max load factor; "
@@ -151,12 +171,13 @@ final class TableCommands {
       }
       long before = t.capacity();
       t.resize(capacity);
-      session.info(name + ": " + before + " -> " + t.capacity() + " slots");
+      session.info(name + ": room for " + keys(t, before) + " -> " + keys(t, t.capacity()) + " keys (" + before
+          + " -> " + t.capacity() + " slots)");
     }
   }
 
-  @Command(name = "stats", description = "Size, capacity, load factor, memory, resizes, stash use and "
-      + "displacements of a table (to stdout).")
+  @Command(name = "stats", description = "Size, capacity (keys at the max load factor, the unit of create "
+      + "--capacity), slots, load factor, memory, resizes, stash use and displacements of a table (to stdout).")
   static final class Stats extends SessionCommand {
     @Parameters(index = "0", paramLabel = "TABLE")
     String name;
@@ -172,8 +193,10 @@ final class TableCommands {
       r.field("table", name);
       r.field("kind", Texts.kindName(t.kind()));
       r.field("size", s.size());
-      r.field("capacity", s.capacity());
+      r.field("capacity", keys(t, s.capacity()));
+      r.field("slots", s.capacity());
       r.field("load_factor", round(s.capacity() == 0 ? 0 : (double) s.size() / s.capacity()));
+      r.field("max_load_factor", t.maxLoadFactor());
       r.field(t.kind().isGpu() ? "bytes_on_device" : "bytes", s.bytes());
       r.field("resizes", s.resizes());
       if (t.kind() == TableKind.HIVE) {
@@ -240,6 +263,9 @@ final class TableCommands {
       session.checkNewName(name);
       if (!Files.exists(file)) {
         throw new ShellError(file + ": no such file");
+      }
+      if (maxLoad != null) {
+        TableOptions.check(spec, "--max-load", b -> b.maxLoadFactor(maxLoad));
       }
       SnapshotHeader h = Snapshot.readHeader(file);
       TableKind k = kind != null ? kind : h.kind();

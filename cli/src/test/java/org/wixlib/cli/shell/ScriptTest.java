@@ -57,7 +57,7 @@ class ScriptTest {
     assertEquals(0, r.code, r.toString());
     assertEquals("key\tvalue\n1\t10\n2\t21\n9\t\n", Files.readString(out));
     assertTrue(r.out.contains("3\ttrue\n"), r.out);
-    assertTrue(r.out.contains("name,kind,size,capacity,load_factor,bytes\nb,cpu,2,"), r.out);
+    assertTrue(r.out.contains("name,kind,size,capacity,slots,load_factor,bytes\nb,cpu,2,"), r.out);
     assertTrue(r.out.endsWith("1\t10\n2\t21\n"), r.out);
     assertTrue(r.err.contains("a: 1 erased, 0 absent; size 2"), r.err);
   }
@@ -136,7 +136,7 @@ class ScriptTest {
     assertEquals("5\t50\n6\t60\n7\t-\n", r.out);
     Cli f = Cli.run("-c", "create t --kind cpu; drop t; stats t; tables");
     assertEquals(1, f.code, f.toString());
-    assertTrue(f.err.contains("wixlib: -c line 1: unknown table 't' (no tables yet"), f.err);
+    assertTrue(f.err.contains("wixlib: -c, command 3 (stats t): unknown table 't' (no tables yet"), f.err);
     assertFalse(f.out.contains("name"), "tables must not run after the failure: " + f.out);
     Cli k = Cli.run("--keep-going", "-c", "create t --kind cpu; stats nope; tables --format csv");
     assertEquals(1, k.code, k.toString());
