@@ -286,6 +286,10 @@ public final class HashTable implements AutoCloseable {
     return closed;
   }
 
+  private final AsyncHashTable async = new AsyncHashTable(this);
+  /** The bulk calls returning futures, run in order on a thread of this table ({@link AsyncHashTable}). */
+  public AsyncHashTable async() { return async; }
+
   /** Frees the table; waits for a running call; idempotent. */
   @Override
   public void close() {
