@@ -211,6 +211,10 @@ public final class Join implements AutoCloseable {
     return closed;
   }
 
+  private final AsyncJoin async = new AsyncJoin(this);
+  /** The probe calls returning futures, run in order on a thread of this join ({@link AsyncJoin}). */
+  public AsyncJoin async() { return async; }
+
   /** Frees the join; waits for a running call; idempotent. */
   @Override
   public void close() {
