@@ -14,10 +14,11 @@ import org.wixlib.internal.CallQueue;
  * for those that make one.
  *
  * <p><b>Order.</b> The asynchronous calls of one table run one at a time, in the order they were made
- * (from any threads: the order in which the methods were entered), so two of them never reorder: a find
- * made after an insert sees the insert. Synchronous calls from other threads may run between them.
- * Calls on different tables run concurrently: each table has its own thread, and nothing in the facade
- * or the library serialises different tables.
+ * (calls made from several threads at once: in the order they reach the table's queue), so two of them
+ * never reorder: a find made after an insert sees the insert. Synchronous calls from other threads may
+ * run between them. Calls on different tables run concurrently: each table has its own thread, and the
+ * facade and the library lock per table, holding no lock across different tables' calls (tables on one
+ * GPU still share its copy engines and multiprocessors).
  *
  * <p><b>Threads.</b> The table's thread is a daemon thread named {@code wixlib-async-table-N}; it starts
  * with the first asynchronous call and ends when the table is closed or has had no asynchronous call
@@ -40,8 +41,9 @@ import org.wixlib.internal.CallQueue;
  * once.
  *
  * <p><b>Cancellation.</b> {@code cancel} succeeds only while the call is queued: the call then never runs
- * and the table is left as it was. A call that started runs to its end (a native call cannot be
- * interrupted): {@code cancel} returns false and the future completes with the call's result.
+ * and the table is left as it was (so does a future the caller completed itself before the start). A
+ * call that started runs to its end (a native call cannot be interrupted): {@code cancel} returns false
+ * and the future completes with the call's result.
  *
  * <p><b>Close.</b> {@link HashTable#close()} waits for a running call as it waits for a synchronous one;
  * calls still queued, and calls made after the close, complete exceptionally with
