@@ -297,7 +297,7 @@ class AsyncHashTableTest {
         ops.fill(Op.INSERT);
         get(async.batch(ops, k, v, n, MemorySegment.NULL));
         assertEquals(n, t.size());
-        get(async.find(k, out, n, (int) -5));
+        get(async.find(k, out, n, -5));
         assertEquals(10 * keys[7], at(out, bits, 7));
         if (kind.isGpu()) {
           deviceBuffers(t, bits, keys);
