@@ -30,7 +30,7 @@ import org.wixlib.internal.CallQueue;
  * completes: do not change its inputs (keys, values, ops) nor read its outputs (outcomes, found,
  * valuesOut, the values of a batch) before then, and keep segments' arenas and {@link DeviceBuffer}s
  * open. Host segments must be usable from another thread: a segment of a confined arena
- * ({@code Arena.ofConfined()}) is rejected when the call is made, with {@link InvalidArgumentException}
+ * ({@code Arena.ofConfined()}) is rejected when the call is made, with {@link WrongThreadException}
  * (nothing is queued); use {@code Arena.ofShared()}, {@code ofAuto()} or {@code global()}.
  *
  * <p><b>Errors.</b> The future completes exceptionally with the exception the synchronous call would

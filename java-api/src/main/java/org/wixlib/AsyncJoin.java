@@ -14,7 +14,7 @@ import org.wixlib.internal.CallQueue;
  * at a time in the order they were made, on a daemon thread named {@code wixlib-async-join-N} that ends
  * when the join is closed or idle for a second; calls on different joins (and tables) run concurrently.
  * The key columns, hashes and output rows of a call belong to it until its future completes; segments
- * of confined arenas are rejected at once with {@link InvalidArgumentException}. The future completes
+ * of confined arenas are rejected at once with {@link WrongThreadException}. The future completes
  * exceptionally with the exception the synchronous call would throw. {@code cancel} succeeds only
  * before the call starts (it then never runs). {@link Join#close()} waits for a running call; calls
  * still queued or made after it complete exceptionally with {@link IllegalStateException} ("join is

@@ -572,16 +572,24 @@ class AsyncHashTableTest {
       keys[i] = i;
     }
     CompletableFuture<Void> big = async.insert(keys, keys);
+    CountDownLatch gate = new CountDownLatch(1);  // holds the next call back until the close returned
+    async.queue().run(() -> {
+      try {
+        gate.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        throw new AssertionError(e);
+      }
+    }, null);
     CompletableFuture<int[]> after = async.find(keys, -1);
     while (async.queue().started() == 0) {
       Thread.onSpinWait();
     }
-    t.close();
-    // The insert either ran to its end before the close took the table, or found it closed.
+    t.close();  // while the insert runs (or just before it takes the table): never frees it under the call
+    gate.countDown();
     try {
-      get(big);
+      get(big);  // ran to its end before the close took the table
     } catch (ExecutionException e) {
-      assertInstanceOf(IllegalStateException.class, e.getCause());
+      assertInstanceOf(IllegalStateException.class, e.getCause());  // or found it closed
     }
     assertInstanceOf(IllegalStateException.class, failure(after));
     assertTrue(t.isClosed());
@@ -606,6 +614,10 @@ class AsyncHashTableTest {
       try (Arena arena = Arena.ofShared()) {
         MemorySegment heap = MemorySegment.ofArray(new int[4]);
         assertInstanceOf(InvalidArgumentException.class, failure(async.contains(heap, arena.allocate(4), 4)));
+        Arena closed = Arena.ofShared();
+        MemorySegment gone = closed.allocate(JAVA_INT, 4);
+        closed.close();
+        assertInstanceOf(IllegalStateException.class, failure(async.contains(gone, arena.allocate(4), 4)));
       }
       assertEquals(1, t.size());
     }
@@ -638,11 +650,10 @@ class AsyncHashTableTest {
       try (Arena shared = Arena.ofShared()) {
         MemorySegment sk = shared.allocate(JAVA_INT, 4);
         MemorySegment.copy(k, 0, sk, 0, 16);
-        InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
-            () -> async.insert(k, sk, 4, null));
+        WrongThreadException e = assertThrows(WrongThreadException.class, () -> async.insert(k, sk, 4, null));
         assertTrue(e.getMessage().contains("keys") && e.getMessage().contains("confined"), e.getMessage());
-        assertThrows(InvalidArgumentException.class, () -> async.find(sk, confined.allocate(JAVA_INT, 4), 4, -1));
-        assertThrows(InvalidArgumentException.class, () -> async.batch(shared.allocate(4), sk, sk, 4,
+        assertThrows(WrongThreadException.class, () -> async.find(sk, confined.allocate(JAVA_INT, 4), 4, -1));
+        assertThrows(WrongThreadException.class, () -> async.batch(shared.allocate(4), sk, sk, 4,
             confined.allocate(4)));
         assertFalse(threadAlive(async.queue().threadName()), "nothing was queued");
         assertEquals(0, t.size());
@@ -662,7 +673,9 @@ class AsyncHashTableTest {
     assertTrue(name.startsWith("wixlib-async-table-"), name);
     assertFalse(threadAlive(name), "no thread before the first asynchronous call");
     get(async.insert(new int[] {1}, new int[] {1}));
-    assertTrue(threadAlive(name), "idle, waiting for the next call");
+    assertEquals(name, get(async.queue().call(() -> Thread.currentThread().getName())));
+    assertTrue(Thread.getAllStackTraces().keySet().stream().filter(th -> th.getName().equals(name))
+        .allMatch(Thread::isDaemon), "a daemon thread");
     t.close();
     assertTrue(threadEnds(name), "after close no thread of the table remains");
     assertSame(async, t.async());

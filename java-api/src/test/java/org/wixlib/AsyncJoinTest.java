@@ -212,8 +212,8 @@ class AsyncJoinTest {
     assertInstanceOf(NullPointerException.class, failure(async.semi((int[]) null)));
     try (Arena confined = Arena.ofConfined()) {
       MemorySegment k = confined.allocate(JAVA_INT, 2);
-      assertThrows(InvalidArgumentException.class, () -> async.count(k, 2));
-      assertThrows(InvalidArgumentException.class, () -> async.semi(k, 2, false, confined.allocate(JAVA_INT, 2)));
+      assertThrows(WrongThreadException.class, () -> async.count(k, 2));
+      assertThrows(WrongThreadException.class, () -> async.semi(k, 2, false, confined.allocate(JAVA_INT, 2)));
     }
 
     CountDownLatch running = new CountDownLatch(1);
