@@ -50,6 +50,7 @@ import picocli.CommandLine.Spec;
       "Columns: mops = M ops/s (median of the reps; min and max beside it). Host paths (heap, native,"
           + " pinned): the whole Java call end to end, every copy included (System.nanoTime). device:"
           + " device time only, from the library's CUDA events (stats().lastKernelMillis).",
+      "",
       "bound = G ops/s that no call on the path can pass on this machine, pct_of_bound = mops against it."
           + " For GPU kinds the link is measured once at start (Wixlib.linkRates: page-locked host to"
           + " device h2d, device to host d2h, both directions at once, and the host copy rate of the"

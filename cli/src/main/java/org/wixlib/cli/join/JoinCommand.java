@@ -63,6 +63,7 @@ import picocli.CommandLine.Spec;
           + " the EXISTS (semi) or NOT EXISTS (anti) rows. Its total_ms is that query, build and probe in one"
           + " (median of --reps after --warmup); its count must equal the HashMap join's (else exit 1)."
           + " duckdb_speedup = DuckDB's total_ms / the row's total_ms, for every kind and the HashMap join.",
+      "",
       "DuckDB is not in the CLI jar: it is loaded at run time from --duckdb-jar, the class path, or a"
           + " duckdb_jdbc*.jar beside wixlib-cli.jar or in lib/ beside it (the build puts one in"
           + " cli/target/lib/). Without one the command stops with exit code 3 and says where to put it.",
@@ -103,7 +104,8 @@ public final class JoinCommand implements Callable<Integer> {
   int javaReps;
 
   @Option(names = "--threads", paramLabel = "T", defaultValue = "0",
-      description = "Threads of the cpu kind and of the generator; 0 = all cores (default: ${DEFAULT-VALUE}).")
+      description = "Threads of the cpu kind, of the generator and of DuckDB (--baseline); 0 = all cores"
+          + " (default: ${DEFAULT-VALUE}).")
   int threads;
 
   @Option(names = "--baseline", paramLabel = "DB",
