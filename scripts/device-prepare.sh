@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Prepares .carry/ (git-ignored) for the GPU machine, which has CUDA but no Java, Maven or network:
 # a jlinked Java runtime, the built jars, the compiled Java tests and their test dependencies.
+# WITH_DUCKDB=1 adds DuckDB's JDBC jar with only its linux_amd64 library (~19 MB) for
+# `wixlib join --baseline duckdb` and its test: it is left out by default because the device tool
+# carries at most 64 MiB (working tree + .carry) and the rest already takes ~40 MB.
 # Then, on the GPU machine: bash scripts/device-run.sh (name .carry in the run's carry list).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +16,7 @@ rm -rf "$carry" && mkdir -p "$carry/lib"
 mvn -B -q install -DskipTests -Dwixlib.cuda=OFF -Dwixlib.native.dir="$PWD/build/native-nocuda"  # leaves build/native as it was
 mvn -B -q test-compile -Dwixlib.native.skip=true
 mvn -B -q dependency:copy-dependencies -DincludeScope=test -DoutputDirectory="$PWD/$carry/lib" -Dmdep.useBaseVersion=true \
-  -DexcludeArtifactIds=fastutil,xchart  # the shaded CLI jar already holds what it uses
+  -DexcludeArtifactIds=fastutil,xchart,duckdb_jdbc  # the shaded CLI jar holds what it uses; DuckDB: below
 mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:"${JUNIT_PLATFORM:-1.14.1}" \
   -DoutputDirectory="$PWD/$carry/lib" -Dmdep.stripVersion=true
 cp java-api/target/*.jar cli/target/wixlib-cli.jar "$carry/lib/" 2>/dev/null || true
@@ -23,9 +26,19 @@ for m in java-api cli; do
   cp -r "$m/target/test-classes/." "$carry/test-classes/$m/" 2>/dev/null || true
 done
 
+# DuckDB's jar holds native libraries for four platforms (~80 MB); the GPU machine needs linux_amd64's.
+if [ "${WITH_DUCKDB:-0}" = 1 ]; then
+  src=$(ls cli/target/lib/duckdb_jdbc-*.jar | tail -n1)  # copied there by the cli module's package phase
+  tmp=$(mktemp -d)
+  (cd "$tmp" && jar xf "$OLDPWD/$src" && rm -f libduckdb_java.so_osx_* libduckdb_java.so_windows_* libduckdb_java.so_linux_arm64 &&
+    jar --create --no-manifest --file "$OLDPWD/$carry/lib/$(basename "$src" .jar)-linux_amd64.jar" -C . .)
+  rm -rf "$tmp"
+fi
+
 # A small runtime: only the modules the jars use (java.desktop for the CLI's charts: AWT drawing and
-# PNG writing; ~24 MB unpacked, ~9 MB in the tarball).
-jlink --add-modules java.base,java.logging,jdk.unsupported,java.management,java.xml,java.desktop \
+# PNG writing; java.sql for the JDBC driver of wixlib join --baseline duckdb). xz packs it to ~21 MB
+# against ~32 MB for gzip: room for the DuckDB jar within the 64 MiB the device tool carries.
+jlink --add-modules java.base,java.logging,jdk.unsupported,java.management,java.xml,java.desktop,java.sql \
   --strip-debug --no-man-pages --no-header-files --output "$carry/jre"
 # The GPU machine has neither fontconfig nor fonts, and AWT cannot measure or draw text without them
 # ("Fontconfig head is null"). So the runtime carries DejaVu Sans (~1.4 MB) and a
@@ -47,7 +60,7 @@ else
   echo "device-prepare: no DejaVuSans.ttf in $fonts (Debian: fonts-dejavu-core; or set CHART_FONTS):" \
     "bench charts will fail on the GPU machine" >&2
 fi
-tar -C "$carry" -czf "$carry/jre.tgz" jre && rm -rf "$carry/jre"
+tar -C "$carry" -cf - jre | xz -9 -T2 >"$carry/jre.tar.xz" && rm -rf "$carry/jre"
 
 # With PREBUILD=1 the CUDA library, native tests and benchmark are built here (binaries built here
 # run there) and travel as native-build.tar.xz, so the GPU machine's time goes to tests, not compiling.
@@ -66,4 +79,10 @@ if [ "${PREBUILD:-0}" = 1 ]; then
   XZ_OPT="-9 -T2" tar -C build/cuda --exclude=CMakeFiles --exclude='*.cmake' --exclude=Makefile \
     -cJf "$carry/native-build.tar.xz" libwixlib.so $files
 fi
-du -sh "$carry" >&2
+# The device tool carries at most 64 MiB: the working tree's tracked files and .carry together.
+carry_bytes=$(du -sb "$carry" | cut -f1)
+tree_bytes=$(git ls-files -z | xargs -0 du -cb 2>/dev/null | tail -n1 | cut -f1)
+total=$(( (carry_bytes + tree_bytes) / 1048576 ))
+echo "device-prepare: .carry $((carry_bytes / 1048576)) MiB + working tree $((tree_bytes / 1048576)) MiB = $total MiB" \
+  "(the device tool carries at most 64 MiB)" >&2
+[ "$total" -lt 64 ] || echo "device-prepare: too large to carry: drop WITH_DUCKDB or PREBUILD, or narrow PREBUILD_ONLY" >&2

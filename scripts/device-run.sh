@@ -5,7 +5,8 @@
 # and the benchmarks. Logs go to a work folder packed at the end into $OUT/results.tgz, with
 # $OUT/summary.txt beside it (the device tool brings back only a few files). Stages: STAGES="native
 # sanitize java stress bench" (default all), plus "join" on request: `wixlib join` on TPC-H at each
-# scale factor of JOIN_SF (default "1 10") for JOIN_KINDS (default glht,hive,cpu), extra JOIN_ARGS.
+# scale factor of JOIN_SF (default "1 10") for JOIN_KINDS (default glht,hive,cpu), extra JOIN_ARGS, and
+# `--baseline duckdb` when .carry holds DuckDB's jar (scripts/device-prepare.sh with WITH_DUCKDB=1).
 # Exit status: the number of failed stages.
 # Knobs: WIXLIB_SEED (native tests and stress), WIXLIB_BIG=0 drops the 2^28-element batch (default 1),
 # WIXLIB_LEAK_CYCLES (gpu_leaks, default 10^5), WIXLIB_STRESS_OPS (gpu_stress_*, default 10^8),
@@ -97,7 +98,7 @@ fi
 
 jre=/tmp/wixlib-jre
 if has java || has bench || has stress || has join; then
-  rm -rf "$jre" && mkdir -p "$jre" && tar -C "$jre" --strip-components=1 -xzf .carry/jre.tgz
+  rm -rf "$jre" && mkdir -p "$jre" && tar -C "$jre" --strip-components=1 -xJf .carry/jre.tar.xz
   export WIXLIB_JAVA_HOME=$jre JDK_JAVA_OPTIONS="-Dwixlib.library.path=$lib" WIXLIB_JAR=$PWD/.carry/lib/wixlib-cli.jar
 fi
 
@@ -158,9 +159,11 @@ fi
 
 if has join; then
   stage "wixlib join (TPC-H join cores against a Java HashMap join)"
+  duckdb=""
+  ls .carry/lib/duckdb_jdbc*.jar >/dev/null 2>&1 && duckdb="--baseline duckdb"  # found beside wixlib-cli.jar
   for sf in ${JOIN_SF:-1 10}; do
-    if bin/wixlib join --sf "$sf" --kind "${JOIN_KINDS:-glht,hive,cpu}" ${JOIN_ARGS:-} >"$OUT/join-sf$sf.txt" 2>"$OUT/join-sf$sf.err"
-    then result "wixlib join --sf $sf" ok; else result "wixlib join --sf $sf" FAILED; tail -5 "$OUT/join-sf$sf.err"; fi
+    if bin/wixlib join --sf "$sf" --kind "${JOIN_KINDS:-glht,hive,cpu}" $duckdb ${JOIN_ARGS:-} >"$OUT/join-sf$sf.txt" 2>"$OUT/join-sf$sf.err"
+    then result "wixlib join --sf $sf $duckdb" ok; else result "wixlib join --sf $sf $duckdb" FAILED; tail -5 "$OUT/join-sf$sf.err"; fi
     tee -a "$FINAL/summary.txt" <"$OUT/join-sf$sf.txt"
   done
 fi

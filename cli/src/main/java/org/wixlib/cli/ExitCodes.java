@@ -9,14 +9,14 @@ public final class ExitCodes {
   public static final int OK = 0;
   public static final int ERROR = 1;
   public static final int USAGE = 2;
-  /** No usable GPU for the requested kind, or the native library is missing. */
+  /** No usable GPU for the requested kind, or the native library (or another part a command needs) is missing. */
   public static final int UNAVAILABLE = 3;
 
   private ExitCodes() {}
 
   public static int of(Throwable ex) {
     if (ex instanceof NoDeviceException || ex instanceof NativeLibraryException
-        || ex instanceof KindUnavailableException) {
+        || ex instanceof KindUnavailableException || ex instanceof NotInstalledException) {
       return UNAVAILABLE;
     }
     if (ex instanceof ExceptionInInitializerError || ex instanceof UnsatisfiedLinkError) {

@@ -42,6 +42,7 @@ public class CliTest {
     assertTrue(r.out.contains("--suite=NAME"), r.out);
     assertTrue(r.out.contains("Examples:"), r.out);
     assertTrue(r.out.contains("kernel_mops"), r.out);
+    assertTrue(r.out.contains("--memory=PATH") && r.out.contains("pct_of_bound"), r.out);
     assertTrue(Cli.run("verify", "--help").out.contains("wixlib verify --kind cpu --ops 10M"));
   }
 
@@ -98,6 +99,8 @@ public class CliTest {
       {"bench", "--key-bits", "48"},
       {"bench", "--key-bits", "64", "--mix", "20,20,60"},
       {"bench", "--key-bits", "64", "--suite", "static"},
+      {"bench", "--memory", "gpu"},
+      {"bench", "--memory", "pinned", "--suite", "static"},
     };
     for (String[] args : cases) {
       Cli r = Cli.run(args);
@@ -122,7 +125,7 @@ public class CliTest {
         "--format", "csv");
     assertEquals(3, b.code, b.toString());
     List<String[]> rows = csvRows(b.out);
-    assertTrue(rows.stream().anyMatch(r -> r[0].equals("cpu") && r[1].equals("insert")), b.out);
+    assertTrue(rows.stream().anyMatch(r -> r[0].equals("cpu") && r[2].equals("insert")), b.out);
     assertTrue(rows.stream().anyMatch(r -> r[0].equals("hive") && r[9].startsWith("unavailable")), b.out);
   }
 
@@ -154,12 +157,14 @@ public class CliTest {
         "--threads", "2", "--format", "csv");
     assertEquals(0, r.code, r.toString());
     assertTrue(r.out.contains("# key_bits: 64\n"), r.out);
-    assertTrue(r.out.contains("long[] in"), r.out);
+    assertTrue(r.out.contains("# bytes_per_op: insert 16 B in + 1 B out, find 8 B in + 8 B out, erase 8 B in + 1 B out\n"),
+        r.out);
     List<String> ops = new ArrayList<>();
     for (String[] row : csvRows(r.out).subList(1, 5)) {
       assertEquals("cpu", row[0]);
-      ops.add(row[1]);
-      assertTrue(Double.parseDouble(row[3]) > 0, row[3]);
+      assertEquals("heap", row[1]);
+      ops.add(row[2]);
+      assertTrue(Double.parseDouble(row[4]) > 0, row[4]);
     }
     assertEquals(List.of("insert", "find_present", "find_absent", "erase"), ops);
     assertTrue(r.err.contains("cpu (64-bit)"), r.err);
@@ -174,18 +179,22 @@ public class CliTest {
     assertTrue(csv.out.contains("# keys: 4096\n"), csv.out);
     assertTrue(csv.out.contains("# seed: 1\n"), csv.out);
     List<String[]> rows = csvRows(csv.out);
-    assertEquals(List.of("kind", "op", "n", "mops", "mops_min", "mops_max", "kernel_mops", "kernel_mops_min",
-        "kernel_mops_max", "note"), List.of(rows.get(0)));
+    assertEquals(List.of("kind", "path", "op", "n", "mops", "mops_min", "mops_max", "bound", "pct_of_bound", "note"),
+        List.of(rows.get(0)));
     List<String> ops = new ArrayList<>();
     for (String[] r : rows.subList(1, rows.size())) {
       assertEquals(10, r.length);
       assertEquals("cpu", r[0]);
-      ops.add(r[1]);
-      assertTrue(Double.parseDouble(r[3]) > 0, r[3]);
-      assertTrue(Double.parseDouble(r[4]) <= Double.parseDouble(r[3]));
-      assertTrue(Double.parseDouble(r[5]) >= Double.parseDouble(r[3]));
-      assertEquals("", r[6], "no kernel-only column for cpu");
+      assertEquals("heap", r[1]);
+      ops.add(r[2]);
+      assertTrue(Double.parseDouble(r[4]) > 0, r[4]);
+      assertTrue(Double.parseDouble(r[5]) <= Double.parseDouble(r[4]));
+      assertTrue(Double.parseDouble(r[6]) >= Double.parseDouble(r[4]));
+      assertEquals("", r[7], "no bound for cpu");
+      assertEquals("", r[8], "no share of a bound for cpu");
     }
+    assertTrue(csv.out.contains("# link: not measured"), csv.out);
+    assertTrue(csv.out.contains("# memory: heap = int[]/long[] arrays"), csv.out);
     assertEquals(List.of("insert", "find_present", "find_absent", "erase", "mixed_20/20/60"), ops);
     assertTrue(csv.err.contains("rep 2/2"), "progress on stderr: " + csv.err);
 
@@ -196,12 +205,43 @@ public class CliTest {
     assertEquals("bench", o.get("command"));
     assertEquals(List.of("cpu"), o.get("kinds"));
     assertEquals(5, ((List<?>) o.get("results")).size());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> first = (Map<String, Object>) ((List<?>) o.get("results")).get(0);
+    assertTrue(first.containsKey("bound") && first.get("bound") == null, first.toString());
+    assertTrue(first.containsKey("pct_of_bound") && first.get("pct_of_bound") == null, first.toString());
 
     Cli table = run(base);
     assertEquals(0, table.code, table.toString());
     assertTrue(table.out.startsWith("command:"), "header block first: " + table.out);
     assertTrue(table.out.contains("find_absent"), table.out);
     assertFalse(table.out.contains("rep 1/2"), "progress stays off stdout");
+  }
+
+  @Test
+  void benchEveryHostMemoryPathOnCpu() {
+    Cli r = Cli.run("bench", "--kind", "cpu", "--keys", "2^12", "--reps", "1", "--warmup", "0", "--threads", "2",
+        "--memory", "all", "--mix", "20,20,60", "--format", "csv");
+    assertEquals(0, r.code, r.toString());
+    List<String> seen = new ArrayList<>();
+    for (String[] row : csvRows(r.out).subList(1, csvRows(r.out).size())) {
+      seen.add(row[1] + " " + row[2]);
+      assertTrue(Double.parseDouble(row[4]) > 0, String.join(",", row));
+    }
+    List<String> want = new ArrayList<>();
+    for (String path : List.of("heap", "native", "pinned")) {
+      for (String op : List.of("insert", "find_present", "find_absent", "erase", "mixed_20/20/60")) {
+        want.add(path + " " + op);
+      }
+    }
+    assertEquals(want, seen, "device is a GPU kind's path only: " + r.out);
+    assertTrue(r.err.contains("cpu pinned bulk rep 1/1"), r.err);
+
+    Cli d = Cli.run("bench", "--kind", "cpu", "--keys", "2^10", "--reps", "1", "--warmup", "0", "--memory", "device",
+        "--format", "csv");
+    assertEquals(0, d.code, d.toString());
+    List<String[]> rows = csvRows(d.out);
+    assertEquals(2, rows.size(), d.out);
+    assertEquals("no device path: cpu tables live in host memory", rows.get(1)[9]);
   }
 
   @Test

@@ -1,7 +1,6 @@
 package org.wixlib.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -43,35 +42,58 @@ class GpuCliTest {
 
   @ParameterizedTest
   @EnumSource(value = TableKind.class, names = {"GLHT", "HIVE"})
-  void benchHasKernelColumns(TableKind kind) {
+  void benchHasHeapAndDeviceRowsWithBounds(TableKind kind) {
     Cli.assumeKind(kind);
     Cli r = Cli.run("bench", "--kind", Texts.kindName(kind), "--keys", "2^18", "--reps", "2", "--warmup", "1",
         "--mix", "20,20,60", "--format", "csv");
     assertEquals(0, r.code, r.toString());
     List<String[]> rows = CliTest.csvRows(r.out);
-    assertEquals(6, rows.size(), r.out);
+    assertEquals(11, rows.size(), r.out);
     for (String[] row : rows.subList(1, rows.size())) {
-      assertTrue(Double.parseDouble(row[3]) > 0, row[3]);
-      assertFalse(row[6].isEmpty(), "kernel-only column for a GPU kind: " + String.join(",", row));
-      assertTrue(Double.parseDouble(row[6]) > 0, row[6]);
+      assertBounded(row);
     }
+    assertEquals(List.of("heap", "device"), rows.subList(1, rows.size()).stream().map(x -> x[1]).distinct().toList());
     assertTrue(r.out.contains("# gpu: "), r.out);
+    assertLinkInHeader(r.out);
   }
 
   @ParameterizedTest
   @EnumSource(value = TableKind.class, names = {"GLHT", "HIVE"})
-  void wideBenchHasKernelColumns(TableKind kind) {
+  void wideBenchOnEveryMemoryPath(TableKind kind) {
     Cli.assumeKind(kind);
     Cli r = Cli.run("bench", "--kind", Texts.kindName(kind), "--key-bits", "64", "--keys", "2^18", "--reps", "2",
-        "--warmup", "1", "--format", "csv");
+        "--warmup", "1", "--memory", "all", "--format", "csv");
     assertEquals(0, r.code, r.toString());
     assertTrue(r.out.contains("# key_bits: 64"), r.out);
     List<String[]> rows = CliTest.csvRows(r.out);
-    assertEquals(5, rows.size(), r.out);
+    assertEquals(1 + 4 * 4, rows.size(), r.out);
     for (String[] row : rows.subList(1, rows.size())) {
-      assertTrue(Double.parseDouble(row[3]) > 0, row[3]);
-      assertTrue(Double.parseDouble(row[6]) > 0, "kernel-only column: " + String.join(",", row));
+      assertBounded(row);
     }
+    assertEquals(List.of("heap", "native", "pinned", "device"),
+        rows.subList(1, rows.size()).stream().map(x -> x[1]).distinct().toList());
+    assertLinkInHeader(r.out);
+  }
+
+  /** A GPU row: a rate, a bound and its share; the device path is its own bound. */
+  private static void assertBounded(String[] row) {
+    String line = String.join(",", row);
+    assertTrue(Double.parseDouble(row[4]) > 0, line);
+    assertTrue(Double.parseDouble(row[7]) > 0, "bound of a GPU row: " + line);
+    double pct = Double.parseDouble(row[8]);
+    assertTrue(pct > 0, line);
+    if (row[1].equals("device")) {
+      assertEquals(100, pct, 1e-6, line);
+    }
+  }
+
+  private static void assertLinkInHeader(String csv) {
+    for (String f : List.of("link_h2d_gbs", "link_d2h_gbs", "link_both_gbs", "host_copy_gbs")) {
+      String line = csv.lines().filter(l -> l.startsWith("# " + f + ": ")).findFirst().orElse(null);
+      assertTrue(line != null, f + " in the header: " + csv);
+      assertTrue(Double.parseDouble(line.substring(f.length() + 4)) > 0, line);
+    }
+    assertTrue(csv.contains("# host_copy_threads: "), csv);
   }
 
   @ParameterizedTest

@@ -5,7 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.wixlib.LinkRates;
 import org.wixlib.TableKind;
+import org.wixlib.Wixlib;
 import org.wixlib.cli.CountConverter;
 import org.wixlib.cli.ExitCodes;
 import org.wixlib.cli.KindsOption;
@@ -39,16 +41,33 @@ import picocli.CommandLine.Spec;
           + " max load factor = --load-factor, so it holds the keys without growing. Results are checked"
           + " (untimed); a wrong result fails the run (exit 1).",
       "",
-      "Columns: mops = end-to-end M ops/s (median of the reps; min and max beside it): the whole Java"
-          + " call with int[] in and results out, every copy included (System.nanoTime). kernel_mops"
-          + " (GPU kinds) = device time only, from the library's CUDA events (stats().lastKernelMillis)"
-          + " with inputs already resident in device memory (DeviceBuffer).",
+      "--memory picks where keys, values and results live (the memory path; one row per kind, path and"
+          + " op): heap = int[]/long[] arrays (the default); native = ordinary native MemorySegments"
+          + " (Arena); pinned = page-locked MemorySegments (PinnedMemory.allocate); device = DeviceBuffers"
+          + " resident on the GPU (GPU kinds; on by default when one runs). Inserts and erases return an"
+          + " outcome per key on every path.",
+      "",
+      "Columns: mops = M ops/s (median of the reps; min and max beside it). Host paths (heap, native,"
+          + " pinned): the whole Java call end to end, every copy included (System.nanoTime). device:"
+          + " device time only, from the library's CUDA events (stats().lastKernelMillis).",
+      "",
+      "bound = G ops/s that no call on the path can pass on this machine, pct_of_bound = mops against it."
+          + " For GPU kinds the link is measured once at start (Wixlib.linkRates: page-locked host to"
+          + " device h2d, device to host d2h, both directions at once, and the host copy rate of the"
+          + " library's staging threads; all in the header). Each op moves in and out bytes per key:"
+          + " 32-bit insert 8 in (keys, values) + 1 out (outcome), find 4 in + 4 out, erase 4 in + 1 out,"
+          + " 64-bit keys and values double; a mixed batch 1 + 2w in (op, key, value) + w + 1 out. pinned:"
+          + " 1 / max(in/h2d, out/d2h, (in+out)/both) (the DMA); heap and native: 1 / max(that,"
+          + " (in+out)/host_copy) (the staging copy of every byte, overlapped with the DMA); device: the"
+          + " row's own kernel rate (pct 100). The host copy rate is that of the library's default"
+          + " staging threads (host_copy_threads), whatever --threads says. cpu kind: no bound ('-', null).",
       "",
       "A kind that cannot run here is reported as unavailable (never estimated); then the exit code is 3.",
       "",
       "--suite runs the experiments of the GLHT and Hive papers instead (static, dynamic, load) and the same"
           + " streams on the maps a Java user would pick otherwise (baseline), with one row per measurement"
-          + " (suite, kind, op, n, load factor, mix, key range), summary ratios in the header (GPU kind over"
+          + " (suite, kind, op, n, load factor, mix, key range; mops from heap arrays and, for GPU kinds,"
+          + " kernel_mops from device buffers), summary ratios in the header (GPU kind over"
           + " cpu, kernel-only over end-to-end, cpu over each Java map), a progress bar on stderr and"
           + " paper-style charts (--chart, --out). 'wixlib bench compare A.json B.json' judges a change."
     },
@@ -62,7 +81,8 @@ import picocli.CommandLine.Spec;
       "  wixlib bench --kind cpu,glht,hive --keys 16Mi --load-factor 0.9 --format csv",
       "  wixlib bench --kind glht --mix 20,20,60 --mix 40,40,20 --key-range 100000",
       "  wixlib bench --kind cpu --threads 1 --reps 3 --warmup 0 --format json",
-      "  wixlib bench --kind glht,cpu --key-bits 64 --load-factor 0.95"
+      "  wixlib bench --kind glht,cpu --key-bits 64 --load-factor 0.95",
+      "  wixlib bench --kind glht,hive --keys 2^26 --memory all"
     })
 public final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -119,6 +139,11 @@ public final class BenchCommand implements Callable<Integer> {
           + " only) (default: ${DEFAULT-VALUE}).")
   int keyBits;
 
+  @Option(names = "--memory", paramLabel = "PATH", split = ",",
+      description = "Memory paths to time: heap, native, pinned, device, or all (default: heap, and device when a"
+          + " GPU kind runs). device applies to GPU kinds only; pinned is ordinary native memory without a GPU.")
+  List<String> memoryNames = new ArrayList<>();
+
   @Mixin SuiteOptions suite;
 
   @Override
@@ -128,6 +153,9 @@ public final class BenchCommand implements Callable<Integer> {
     if (keyBits == 64 && !suite.names.isEmpty()) {
       throw new ParameterException(spec.commandLine(), "--suite runs 32-bit keys; drop --key-bits 64");
     }
+    if (!suite.names.isEmpty() && !memoryNames.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "--memory applies to the plain benchmark; drop --suite");
+    }
     if (!suite.names.isEmpty()) {
       return new SuiteBench(this).call();
     }
@@ -136,12 +164,13 @@ public final class BenchCommand implements Callable<Integer> {
     keys = keysOption != null ? keysOption : anyGpu ? 1L << 24 : 1L << 22;
     reps = repsOption != null ? repsOption : 5;
     validate();
+    List<MemoryPath> paths = memoryPaths(anyGpu);
     int n = (int) keys;
     long range = keyRange == null ? n : keyRange;
 
-    Report r = new Report("results", "kind", "op", "n", "mops", "mops_min", "mops_max", "kernel_mops",
-        "kernel_mops_min", "kernel_mops_max", "note");
-    header(r, kinds, n, range);
+    Report r = new Report("results", "kind", "path", "op", "n", "mops", "mops_min", "mops_max", "bound",
+        "pct_of_bound", "note");
+    header(r, kinds, n, range, paths);
 
     Map<TableKind, String> unavailable = new LinkedHashMap<>();
     for (TableKind kind : kinds) {
@@ -151,6 +180,12 @@ public final class BenchCommand implements Callable<Integer> {
         output.progress("bench " + Texts.kindName(kind) + ": unavailable: " + why);
       }
     }
+    LinkRates link = null;
+    if (kinds.stream().anyMatch(k -> k.isGpu() && !unavailable.containsKey(k))) {
+      output.progress("bench: measuring the link of device " + table.device);
+      link = Wixlib.linkRates(table.device);
+    }
+    linkFields(r, link);
     BenchData data = null;
     List<BenchData.Mixed> mixed = new ArrayList<>();
     if (unavailable.size() < kinds.size()) {
@@ -165,23 +200,43 @@ public final class BenchCommand implements Callable<Integer> {
     for (TableKind kind : kinds) {
       String name = Texts.kindName(kind);
       if (unavailable.containsKey(kind)) {
-        r.row(name, "-", null, null, null, null, null, null, null, "unavailable: " + unavailable.get(kind));
+        r.row(name, "-", "-", null, null, null, null, null, null, "unavailable: " + unavailable.get(kind));
         continue;
       }
       BenchRunner runner = new BenchRunner(kind, params, output);
-      List<BenchRunner.Result> results = new ArrayList<>(runner.bulk(data));
-      for (BenchData.Mixed m : mixed) {
-        results.add(runner.mixed(m));
+      List<MemoryPath> kindPaths = paths.stream().filter(p -> kind.isGpu() || !p.needsGpu()).toList();
+      if (kindPaths.isEmpty()) {
+        r.row(name, "-", "-", null, null, null, null, null, null, "no " + paths.get(0).id() + " path: "
+            + name + " tables live in host memory");
       }
-      for (BenchRunner.Result res : results) {
-        Throughput k = res.kernel();
-        r.row(name, res.op(), res.n(), res.endToEnd().median(), res.endToEnd().min(), res.endToEnd().max(),
-            k == null ? null : k.median(), k == null ? null : k.min(), k == null ? null : k.max(),
-            res.note().isEmpty() ? null : res.note());
+      for (MemoryPath path : kindPaths) {
+        List<BenchRunner.Result> results = new ArrayList<>(runner.bulk(data, path));
+        for (BenchData.Mixed m : mixed) {
+          results.add(runner.mixed(m, path));
+        }
+        for (BenchRunner.Result res : results) {
+          Throughput t = res.endToEnd();
+          Double bound = kind.isGpu() ? PathBound.gops(path, PathBound.Traffic.of(res.op(), keyBits), link,
+              t.median() == null ? null : t.median() / 1000) : null;
+          r.row(name, path.id(), res.op(), res.n(), t.median(), t.min(), t.max(), bound,
+              PathBound.percent(t.median(), bound), res.note().isEmpty() ? null : res.note());
+        }
       }
     }
     ReportWriter.write(r, output.format, output.out());
     return unavailable.isEmpty() ? ExitCodes.OK : ExitCodes.UNAVAILABLE;
+  }
+
+  /** The --memory paths, or the defaults; an unknown name is a usage error. */
+  List<MemoryPath> memoryPaths(boolean anyGpu) {
+    if (memoryNames.isEmpty()) {
+      return MemoryPath.defaults(anyGpu);
+    }
+    try {
+      return MemoryPath.parse(memoryNames);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--memory: " + e.getMessage());
+    }
   }
 
   void validate() {
@@ -217,7 +272,21 @@ public final class BenchCommand implements Callable<Integer> {
     }
   }
 
-  void header(Report r, List<TableKind> kinds, int n, long range) {
+  /** The link rates the bounds come from (GPU kinds), or what stands in for them. */
+  static void linkFields(Report r, LinkRates link) {
+    if (link == null) {
+      r.field("link", "not measured (no GPU kind runs here): no bounds");
+      return;
+    }
+    r.field("link_h2d_gbs", link.hostToDevice());
+    r.field("link_d2h_gbs", link.deviceToHost());
+    r.field("link_both_gbs", link.bothDirections());
+    r.field("host_copy_gbs", link.hostCopy());
+    r.field("host_copy_threads", link.hostCopyThreads());
+    r.field("bound_model", PathBound.MODEL);
+  }
+
+  void header(Report r, List<TableKind> kinds, int n, long range, List<MemoryPath> paths) {
     r.field("command", "bench");
     table.machineFields(r, kinds);
     r.field("kinds", Texts.kindNames(kinds));
@@ -237,8 +306,20 @@ public final class BenchCommand implements Callable<Integer> {
       r.field("mixes", m);
       r.field("key_range", range);
     }
-    r.field("unit", "M ops/s; mops = end-to-end through Java (" + (keyBits == 64 ? "long[]" : "int[]")
-        + " in, results out),"
-        + " kernel_mops = device time with device-resident inputs");
+    List<String> memory = new ArrayList<>();
+    for (MemoryPath p : paths) {
+      memory.add(p.id() + " = " + p.description);
+    }
+    r.field("memory", memory);
+    List<String> traffic = new ArrayList<>();
+    for (String op : List.of("insert", "find", "erase")) {
+      traffic.add(op + " " + PathBound.Traffic.of(op, keyBits));
+    }
+    if (!mixes.isEmpty()) {
+      traffic.add("mixed " + PathBound.Traffic.of("mixed", keyBits));
+    }
+    r.field("bytes_per_op", traffic);
+    r.field("unit", "mops = M ops/s (host paths end to end through Java, device path kernel time);"
+        + " bound = G ops/s; pct_of_bound = mops / (1000 * bound) in percent");
   }
 }

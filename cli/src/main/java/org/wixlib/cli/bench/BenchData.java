@@ -1,8 +1,6 @@
 package org.wixlib.cli.bench;
 
 import java.util.SplittableRandom;
-import org.wixlib.DeviceBuffer;
-import org.wixlib.HashTable;
 import org.wixlib.Op;
 import org.wixlib.cli.KeySpace;
 
@@ -105,90 +103,92 @@ public final class BenchData {
       space.fill(prefill, 0);
       maxKeys = Math.min(keyRange, prefill.length + inserts);
     }
+
+    /** The batch placed in one path's memory: ops, keys, values (reset before each run) and outcomes. */
+    final class Placed {
+      final Object ops;
+      final Object keys;
+      final Object values;
+      final Object outcomes;
+      private final Placement mem;
+      private final byte[] outcomesRead;
+
+      Placed(Placement mem) {
+        this.mem = mem;
+        this.ops = mem.place(Mixed.this.ops);
+        this.keys = mem.place(Mixed.this.keys);
+        this.values = mem.place(Mixed.this.values);
+        this.outcomes = mem.room(Placement.Elem.BYTE, Mixed.this.ops.length);
+        this.outcomesRead = new byte[Mixed.this.ops.length];
+      }
+
+      /** The values as generated: a batch's finds overwrite them. */
+      void reset() {
+        mem.write(values, Mixed.this.values);
+      }
+
+      /** Every outcome must be one its op can produce. */
+      void check(String who, String op) {
+        mem.read(outcomes, outcomesRead);
+        Checks.outcomes(who, Mixed.this.ops, Mixed.this.keys, outcomesRead, op);
+      }
+    }
   }
 
-  /** The bulk calls of this data's key width on host arrays; finds write into one result array. */
-  final class Host {
-    private final int[] out32 = wide() ? null : new int[n()];
-    private final long[] out64 = wide() ? new long[n()] : null;
+  /** The keys to insert, find and erase in this data's key width (int[] or long[]). */
+  Object keyArray() {
+    return wide() ? keys64 : keys;
+  }
 
-    /** Makes a GPU table's host staging buffers, untimed: a contains of n absent keys changes nothing. */
-    void warmStaging(HashTable t) {
-      byte[] hits = new byte[n()];
-      if (wide()) {
-        t.contains(absent64, hits);
-      } else {
-        t.contains(absent, hits);
-      }
-    }
+  /** Their values (int[] or long[]). */
+  Object valueArray() {
+    return wide() ? values64 : values;
+  }
 
-    void insert(HashTable t) {
-      if (wide()) {
-        t.insert(keys64, values64);
-      } else {
-        t.insert(keys, values);
-      }
-    }
+  /** The absent keys (int[] or long[]). */
+  Object absentArray() {
+    return wide() ? absent64 : absent;
+  }
 
-    /** Finds the present keys (or the absent ones). */
-    void find(HashTable t, boolean present) {
-      if (wide()) {
-        t.find(present ? keys64 : absent64, out64, NOT_FOUND);
-      } else {
-        t.find(present ? keys : absent, out32, NOT_FOUND);
-      }
-    }
+  /**
+   * The data's keys, values and absent keys placed in one path's memory, with room for the finds'
+   * values and the outcomes of inserts and erases: the arrays of the bulk calls ({@link BulkCalls}).
+   */
+  final class Placed {
+    final Object keys;
+    final Object values;
+    final Object absent;
+    final Object out;
+    final Object outcomes;
+    private final Placement mem;
+    private final Object outRead = wide() ? new long[n()] : new int[n()];
+    private final byte[] outcomesRead = new byte[n()];
 
-    void erase(HashTable t) {
-      if (wide()) {
-        t.erase(keys64);
-      } else {
-        t.erase(keys);
-      }
+    Placed(Placement mem) {
+      this.mem = mem;
+      keys = mem.place(keyArray());
+      values = mem.place(valueArray());
+      absent = mem.place(absentArray());
+      out = mem.room(wide() ? Placement.Elem.LONG : Placement.Elem.INT, n());
+      outcomes = mem.room(Placement.Elem.BYTE, n());
     }
 
     /** The last find's results must be the keys' values (present) or NOT_FOUND for every key (absent). */
-    void check(String who, boolean present, String op) {
-      if (wide()) {
-        Checks.values(who, present ? keys64 : absent64, out64, present ? values64 : null, op);
+    void checkFind(String who, boolean present, String op) {
+      mem.read(out, outRead);
+      if (outRead instanceof long[] got) {
+        Checks.values(who, present ? keys64 : absent64, got, present ? values64 : null, op);
       } else if (present) {
-        Checks.values(who, keys, out32, values, op);
+        Checks.values(who, BenchData.this.keys, (int[]) outRead, BenchData.this.values, op);
       } else {
-        Checks.absent(who, absent, out32, op);
+        Checks.absent(who, BenchData.this.absent, (int[]) outRead, op);
       }
     }
-  }
 
-  /** Device-resident copies of the keys, values and absent keys, and a device result buffer. */
-  final class OnDevice implements AutoCloseable {
-    final DeviceBuffer keys;
-    final DeviceBuffer values;
-    final DeviceBuffer absent;
-    final DeviceBuffer out;
-
-    OnDevice(int device) {
-      keys = wide() ? DeviceBuffer.ofLongs(device, keys64) : DeviceBuffer.ofInts(device, BenchData.this.keys);
-      values = wide() ? DeviceBuffer.ofLongs(device, values64) : DeviceBuffer.ofInts(device, BenchData.this.values);
-      absent = wide() ? DeviceBuffer.ofLongs(device, absent64) : DeviceBuffer.ofInts(device, BenchData.this.absent);
-      out = DeviceBuffer.allocate(device, (long) keyBits / 8 * n());
-    }
-
-    /** The device results as {@link Host#check} checks them. */
-    void check(Host host, String who, boolean present, String op) {
-      if (wide()) {
-        out.copyTo(host.out64);
-      } else {
-        out.copyTo(host.out32);
-      }
-      host.check(who, present, op);
-    }
-
-    @Override
-    public void close() {
-      keys.close();
-      values.close();
-      absent.close();
-      out.close();
+    /** The last insert's or erase's outcomes must all be {@code expected}. */
+    void checkOutcomes(String who, byte expected, String op) {
+      mem.read(outcomes, outcomesRead);
+      Checks.allOutcomes(who, outcomesRead, expected, op);
     }
   }
 }

@@ -5,18 +5,20 @@ import java.util.List;
 import org.wixlib.DeviceBuffer;
 import org.wixlib.GrowPolicy;
 import org.wixlib.HashTable;
+import org.wixlib.Outcome;
 import org.wixlib.TableKind;
 import org.wixlib.cli.Progress;
 import org.wixlib.cli.Texts;
 
 /**
  * Runs the benchmark of one table kind: bulk insert / find present / find absent / erase and the mixed
- * batches, each rep on a fresh table sized so it does not grow. End-to-end times cover the whole Java
- * call (int[] in, results out, every copy, the result arrays the call allocates itself); not the
- * table's creation, nor the one-time setup of a GPU table's host staging buffers (pinned memory, made
- * by its first call with host arrays), which an untimed call does first (see warmStaging). GPU kinds
- * also get a kernel-only pass with device-resident inputs, timed by the library's CUDA events
- * (stats().lastKernelMillis).
+ * batches, each rep on a fresh table sized so it does not grow, on one memory path at a time (the path
+ * is a strategy: a {@link Placement} holds the arrays, {@link BulkCalls} picks the overload). Host paths
+ * (heap, native, pinned) time the whole Java call with every copy (System.nanoTime); not the table's
+ * creation, nor the one-time setup of a GPU table's host staging buffers (made by its first call with
+ * host memory), which an untimed call does first (see warmStaging). The device path takes the library's
+ * device time of each call (CUDA events, stats().lastKernelMillis). Inserts and erases return an
+ * outcome per key on every path, and every result is checked (untimed).
  */
 final class BenchRunner {
   /** One result row. */
@@ -67,102 +69,100 @@ final class BenchRunner {
 
   // ---- bulk ops ------------------------------------------------------------------------------
 
-  /** Insert, find present, find absent and erase of the data's keys in its key width, one row per op. */
-  List<Result> bulk(BenchData d) {
+  /**
+   * Insert, find present, find absent and erase of the data's keys in its key width, on one memory
+   * path: one row per op, with the path's rates (end to end, or the kernel's on the device path).
+   */
+  List<Result> bulk(BenchData d, MemoryPath path) {
     int n = d.n();
-    String who = d.wide() ? name + " (64-bit)" : name;
-    Throughput[] e2e = newSamples();
-    Throughput[] kernel = newSamples();
-    BenchData.Host host = d.new Host();
+    String who = (d.wide() ? name + " (64-bit)" : name) + " " + path.id();
+    Throughput[] rates = newSamples();
     String note = "";
-    for (int rep = -p.warmup(); rep < p.reps(); rep++) {
-      Throughput[] sink = rep >= 0 ? e2e : newSamples();
-      String described = bulkRep(d, host, who, sink, rep == 0);
-      if (rep == 0) {
-        note = described;
-      }
-      log.progress(progressLine(who, "bulk", rep, sink));
-    }
-    if (kind.isGpu()) {
-      try (BenchData.OnDevice dev = d.new OnDevice(p.device())) {
-        for (int rep = -p.warmup(); rep < p.reps(); rep++) {
-          Throughput[] sink = rep >= 0 ? kernel : newSamples();
-          kernelRep(d, dev, host, who, sink, rep == 0);
-          log.progress(progressLine(who, "kernel", rep, sink));
+    try (Placement mem = path.open(p.device())) {
+      BenchData.Placed a = d.new Placed(mem);
+      for (int rep = -p.warmup(); rep < p.reps(); rep++) {
+        Throughput[] sink = rep >= 0 ? rates : newSamples();
+        String described = bulkRep(d, a, path, who, sink, rep == 0);
+        if (rep == 0) {
+          note = described;
         }
+        log.progress(progressLine(who, rep, sink));
       }
     }
     List<Result> rows = new ArrayList<>();
     for (int i = 0; i < BULK.length; i++) {
-      rows.add(new Result(BULK[i], n, e2e[i], kind.isGpu() ? kernel[i] : null, i == 0 ? note : ""));
+      rows.add(new Result(BULK[i], n, rates[i], null, i == 0 ? note : ""));
     }
     return rows;
   }
 
-  private String bulkRep(BenchData d, BenchData.Host host, String who, Throughput[] sink, boolean describe) {
+  /** The heap path end to end with, on GPU kinds, the device path's kernel rates beside it (the suites' rows). */
+  List<Result> bulk(BenchData d) {
+    return besideKernel(bulk(d, MemoryPath.HEAP), kind.isGpu() ? bulk(d, MemoryPath.DEVICE) : null);
+  }
+
+  private static List<Result> besideKernel(List<Result> host, List<Result> device) {
+    List<Result> rows = new ArrayList<>();
+    for (int i = 0; i < host.size(); i++) {
+      Result h = host.get(i);
+      rows.add(new Result(h.op(), h.n(), h.endToEnd(), device == null ? null : device.get(i).endToEnd(), h.note()));
+    }
+    return rows;
+  }
+
+  private String bulkRep(BenchData d, BenchData.Placed a, MemoryPath path, String who, Throughput[] sink,
+      boolean describe) {
     int n = d.n();
     try (HashTable t = newTable(p.tableCapacity(n), d.keyBits)) {
-      if (kind.isGpu()) {
-        host.warmStaging(t);
-      }
-      long t0 = System.nanoTime();
-      host.insert(t);
-      sink[0].addNanos(n, System.nanoTime() - t0);
+      warmStaging(t, path, a.absent, a.outcomes, n);
+      timed(sink[0], t, path, n, () -> BulkCalls.insert(t, a.keys, a.values, n, a.outcomes));
       Checks.size(who, t.size(), n, "insert");
+      a.checkOutcomes(who, Outcome.INSERTED, "insert");
       String note = describe ? describe(t) : "";
       log.detail(who + " after insert: " + t.stats());
 
-      t0 = System.nanoTime();
-      host.find(t, true);
-      sink[1].addNanos(n, System.nanoTime() - t0);
-      host.check(who, true, "find_present");
+      timed(sink[1], t, path, n, () -> BulkCalls.find(t, a.keys, a.out, n));
+      a.checkFind(who, true, "find_present");
 
-      t0 = System.nanoTime();
-      host.find(t, false);
-      sink[2].addNanos(n, System.nanoTime() - t0);
-      host.check(who, false, "find_absent");
+      timed(sink[2], t, path, n, () -> BulkCalls.find(t, a.absent, a.out, n));
+      a.checkFind(who, false, "find_absent");
 
-      t0 = System.nanoTime();
-      host.erase(t);
-      sink[3].addNanos(n, System.nanoTime() - t0);
+      timed(sink[3], t, path, n, () -> BulkCalls.erase(t, a.keys, n, a.outcomes));
       Checks.size(who, t.size(), 0, "erase");
+      a.checkOutcomes(who, Outcome.ERASED, "erase");
       return note;
     }
   }
 
-  private void kernelRep(BenchData d, BenchData.OnDevice dev, BenchData.Host host, String who, Throughput[] sink,
-      boolean check) {
-    int n = d.n();
-    try (HashTable t = newTable(p.tableCapacity(n), d.keyBits)) {
-      t.insert(dev.keys, dev.values, n, null);
-      sink[0].addMillis(n, t.stats().lastKernelMillis());
-      Checks.size(who, t.size(), n, "insert (device-resident)");
-      t.find(dev.keys, dev.out, n, BenchData.NOT_FOUND);
-      sink[1].addMillis(n, t.stats().lastKernelMillis());
-      if (check) {
-        dev.check(host, who, true, "find_present (device-resident)");
-      }
-      t.find(dev.absent, dev.out, n, BenchData.NOT_FOUND);
-      sink[2].addMillis(n, t.stats().lastKernelMillis());
-      if (check) {
-        dev.check(host, who, false, "find_absent (device-resident)");
-      }
-      t.erase(dev.keys, n, null);
-      sink[3].addMillis(n, t.stats().lastKernelMillis());
-      Checks.size(who, t.size(), 0, "erase (device-resident)");
+  /**
+   * Records one call's rate: the wall time of the whole Java call, or on the device path the library's
+   * device time of it (CUDA events, stats().lastKernelMillis).
+   */
+  private static void timed(Throughput sink, HashTable t, MemoryPath path, long n, Runnable call) {
+    long t0 = System.nanoTime();
+    call.run();
+    long nanos = System.nanoTime() - t0;
+    if (path.kernelTimed()) {
+      sink.addMillis(n, t.stats().lastKernelMillis());
+    } else {
+      sink.addNanos(n, nanos);
     }
   }
 
   /**
    * A GPU table makes its host staging buffers (pinned host memory, device buffers, copy threads) on
-   * its first call with host arrays, sized for that call; they are reused by every later call and
+   * its first call with host memory, sized for that call; they are reused by every later call and
    * freed with the table. Like the table's creation, that one-time setup is kept out of the timed
    * calls: a contains of {@code keys} (as many as the timed calls take; it changes nothing) makes them.
    */
-  private void warmStaging(HashTable t, int[] keys) {
-    if (kind.isGpu()) {
-      t.contains(keys, new byte[keys.length]);
+  private void warmStaging(HashTable t, MemoryPath path, Object keys, Object found, int n) {
+    if (kind.isGpu() && !path.kernelTimed()) {
+      BulkCalls.contains(t, keys, found, n);
     }
+  }
+
+  private void warmStaging(HashTable t, int[] keys) {
+    warmStaging(t, MemoryPath.HEAP, keys, new byte[keys.length], keys.length);
   }
 
   /** Slots of a table created with these params for n keys (kinds round slot counts their own way). */
@@ -293,57 +293,40 @@ final class BenchRunner {
 
   // ---- mixed batches -------------------------------------------------------------------------
 
-  Result mixed(BenchData.Mixed m) {
+  /** A mixed batch on one memory path, each rep on a fresh table holding the batch's prefill. */
+  Result mixed(BenchData.Mixed m, MemoryPath path) {
     int n = m.ops.length;
-    Throughput e2e = new Throughput();
-    Throughput kernel = kind.isGpu() ? new Throughput() : null;
-    byte[] outcomes = new byte[n];
+    Throughput rates = new Throughput();
     String op = "mixed_" + m.mix;
-    for (int rep = -p.warmup(); rep < p.reps(); rep++) {
-      Throughput sink = rep >= 0 ? e2e : new Throughput();
-      try (HashTable t = newTable(m.maxKeys)) {
-        t.insert(m.prefill, null);
-        warmStaging(t, m.keys);
-        int[] values = m.values.clone();
-        long t0 = System.nanoTime();
-        t.batch(m.ops, m.keys, values, outcomes);
-        sink.addNanos(n, System.nanoTime() - t0);
-        expectOutcomes(m.ops, m.keys, outcomes, op);
-      }
-      log.progress(name + " " + op + " " + repName(rep) + ": " + mops(sink.last()) + " M ops/s");
-    }
-    if (kind.isGpu()) {
-      try (DeviceBuffer dOps = DeviceBuffer.ofBytes(p.device(), m.ops);
-          DeviceBuffer dKeys = DeviceBuffer.ofInts(p.device(), m.keys);
-          DeviceBuffer dValues = DeviceBuffer.allocate(p.device(), 4L * n);
-          DeviceBuffer dOutcomes = DeviceBuffer.allocate(p.device(), n)) {
-        for (int rep = -p.warmup(); rep < p.reps(); rep++) {
-          Throughput sink = rep >= 0 ? kernel : new Throughput();
-          try (HashTable t = newTable(m.maxKeys)) {
-            t.insert(m.prefill, null);
-            dValues.copyFrom(m.values);
-            t.batch(dOps, dKeys, dValues, n, dOutcomes);
-            sink.addMillis(n, t.stats().lastKernelMillis());
-            if (rep == 0) {
-              dOutcomes.copyTo(outcomes);
-              expectOutcomes(m.ops, m.keys, outcomes, op + " (device-resident)");
-            }
-          }
-          log.progress(name + " " + op + " kernel " + repName(rep) + ": " + mops(sink.last()) + " M ops/s");
+    String who = name + " " + path.id();
+    try (Placement mem = path.open(p.device())) {
+      BenchData.Mixed.Placed a = m.new Placed(mem);
+      for (int rep = -p.warmup(); rep < p.reps(); rep++) {
+        Throughput sink = rep >= 0 ? rates : new Throughput();
+        try (HashTable t = newTable(m.maxKeys)) {
+          t.insert(m.prefill, null);
+          warmStaging(t, path, a.keys, a.outcomes, n);
+          a.reset();
+          timed(sink, t, path, n, () -> BulkCalls.batch(t, a.ops, a.keys, a.values, n, a.outcomes));
+          a.check(who, op);
         }
+        log.progress(who + " " + op + " " + repName(rep) + ": " + mops(sink.last()) + " M ops/s");
       }
     }
-    return new Result(op, n, e2e, kernel, "key range " + m.keyRange + ", half present at start");
+    return new Result(op, n, rates, null, "key range " + m.keyRange + ", half present at start");
+  }
+
+  /** The heap path end to end with, on GPU kinds, the device path's kernel rate beside it (the suites' rows). */
+  Result mixed(BenchData.Mixed m) {
+    Result heap = mixed(m, MemoryPath.HEAP);
+    Result device = kind.isGpu() ? mixed(m, MemoryPath.DEVICE) : null;
+    return new Result(heap.op(), heap.n(), heap.endToEnd(), device == null ? null : device.endToEnd(), heap.note());
   }
 
   // ---- checks (never timed) ------------------------------------------------------------------
 
   private void expectSize(HashTable t, long expected, String op) {
     Checks.size(name, t.size(), expected, op);
-  }
-
-  private void expectOutcomes(byte[] ops, int[] keys, byte[] outcomes, String op) {
-    Checks.outcomes(name, ops, keys, outcomes, op);
   }
 
   // ---- progress ------------------------------------------------------------------------------
@@ -360,8 +343,8 @@ final class BenchRunner {
     return rep < 0 ? "warmup " + (rep + p.warmup() + 1) + "/" + p.warmup() : "rep " + (rep + 1) + "/" + p.reps();
   }
 
-  private String progressLine(String who, String what, int rep, Throughput[] s) {
-    StringBuilder sb = new StringBuilder(who + " " + what + " " + repName(rep) + ":");
+  private String progressLine(String who, int rep, Throughput[] s) {
+    StringBuilder sb = new StringBuilder(who + " bulk " + repName(rep) + ":");
     for (int i = 0; i < BULK.length; i++) {
       sb.append(' ').append(BULK[i]).append(' ').append(mops(s[i].last()));
     }

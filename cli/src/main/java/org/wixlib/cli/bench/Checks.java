@@ -42,6 +42,16 @@ final class Checks {
     }
   }
 
+  /** Every outcome must be {@code expected} (e.g. INSERTED for an insert of distinct new keys). */
+  static void allOutcomes(String name, byte[] outcomes, byte expected, String op) {
+    for (int i = 0; i < outcomes.length; i++) {
+      if (outcomes[i] != expected) {
+        throw new CheckFailedException(name + " " + op + ": element " + i + " has outcome " + Outcome.name(outcomes[i])
+            + ", expected " + Outcome.name(expected));
+      }
+    }
+  }
+
   /** Each element's outcome must be one its op can produce (no NONE, FULL or INVALID_KEY). */
   static void outcomes(String name, byte[] ops, int[] keys, byte[] outcomes, String op) {
     for (int i = 0; i < ops.length; i++) {

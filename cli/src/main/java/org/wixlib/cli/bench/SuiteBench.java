@@ -164,9 +164,10 @@ final class SuiteBench {
   }
 
   private void header(Report r, SuiteRunner.Config c, List<TableKind> asked) {
-    cmd.header(r, asked, 0, 0);
+    cmd.header(r, asked, 0, 0, List.of(MemoryPath.HEAP));
     Map<String, Object> plain = new LinkedHashMap<>(r.fields());
-    plain.keySet().removeAll(List.of("keys", "max_load_factor", "unit", "mixes", "key_range"));
+    plain.keySet().removeAll(List.of("keys", "max_load_factor", "unit", "mixes", "key_range", "memory",
+        "bytes_per_op"));
     r.fieldsReplace(plain);
     List<String> suites = new ArrayList<>();
     for (Suite s : c.suites()) {

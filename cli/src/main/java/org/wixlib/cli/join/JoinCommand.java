@@ -3,6 +3,7 @@ package org.wixlib.cli.join;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -53,13 +54,26 @@ import picocli.CommandLine.Spec;
           + " table_ms = the table lookups in it (GPU kinds). hash_ms = hashing the probe column alone"
           + " (device-resident on GPU kinds); prehashed_* = the probe given those hashes (inner joins;"
           + " not on hive). speedup = java probe_ms / probe_ms, kernel_speedup = java probe_ms / kernel_ms."
-          + " Times are medians of --reps runs after --warmup runs.",
+          + " total_ms = build_ms + probe_ms. Times are medians of --reps runs after --warmup runs.",
+      "",
+      "--baseline duckdb also runs every core in DuckDB (org.duckdb:duckdb_jdbc, an in-memory columnar"
+          + " database): the same generated key columns loaded with DuckDB's Appender into in-memory"
+          + " tables (customer, orders, part, lineitem; untimed), then per core one SQL query on all cores"
+          + " (PRAGMA threads; --threads) counting what wixlib's join delivers: count(*) of the inner join, of"
+          + " the EXISTS (semi) or NOT EXISTS (anti) rows. Its total_ms is that query, build and probe in one"
+          + " (median of --reps after --warmup); its count must equal the HashMap join's (else exit 1)."
+          + " duckdb_speedup = DuckDB's total_ms / the row's total_ms, for every kind and the HashMap join.",
+      "",
+      "DuckDB is not in the CLI jar: it is loaded at run time from --duckdb-jar, the class path, or a"
+          + " duckdb_jdbc*.jar beside wixlib-cli.jar or in lib/ beside it (the build puts one in"
+          + " cli/target/lib/). Without one the command stops with exit code 3 and says where to put it.",
     },
     footerHeading = "%nExamples:%n",
     footer = {
       "  wixlib join --sf 1 --kind glht,hive,cpu",
       "  wixlib join --sf 10 --kind glht --query orders_lineitem,part_lineitem --format csv",
-      "  wixlib join --sf 0.01 --kind cpu --format json"
+      "  wixlib join --sf 0.01 --kind cpu --format json",
+      "  wixlib join --sf 10 --kind glht,hive,cpu --baseline duckdb"
     })
 public final class JoinCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -90,11 +104,35 @@ public final class JoinCommand implements Callable<Integer> {
   int javaReps;
 
   @Option(names = "--threads", paramLabel = "T", defaultValue = "0",
-      description = "Threads of the cpu kind and of the generator; 0 = all cores (default: ${DEFAULT-VALUE}).")
+      description = "Threads of the cpu kind, of the generator and of DuckDB (--baseline); 0 = all cores"
+          + " (default: ${DEFAULT-VALUE}).")
   int threads;
+
+  @Option(names = "--baseline", paramLabel = "DB",
+      description = "Also run the cores in this database and print its time and the speed-ups over it: duckdb.")
+  String baseline;
+
+  @Option(names = "--duckdb-jar", paramLabel = "PATH",
+      description = "DuckDB's JDBC jar (org.duckdb:duckdb_jdbc) for --baseline duckdb (default: the class path, or"
+          + " a duckdb_jdbc*.jar beside wixlib-cli.jar or in lib/ beside it).")
+  java.nio.file.Path duckdbJar;
 
   @Override
   public Integer call() {
+    if (baseline != null && !baseline.equalsIgnoreCase("duckdb")) {
+      throw new ParameterException(spec.commandLine(), "--baseline: unknown database '" + baseline + "' (expected duckdb)");
+    }
+    if (duckdbJar != null && baseline == null) {
+      throw new ParameterException(spec.commandLine(), "--duckdb-jar applies to --baseline duckdb; give that too");
+    }
+    try {
+      return run();
+    } catch (SQLException e) {
+      throw new IllegalStateException("DuckDB: " + e.getMessage(), e);
+    }
+  }
+
+  private Integer run() throws SQLException {
     if (reps < 1 || warmup < 0 || javaReps < 1) {
       throw new ParameterException(spec.commandLine(), "--reps and --java-reps must be >= 1, --warmup >= 0");
     }
@@ -118,9 +156,11 @@ public final class JoinCommand implements Callable<Integer> {
     List<TableKind> kinds = this.kinds.kinds();
 
     Report r = new Report("results", "query", "kind", "build_rows", "probe_rows", "matches", "check", "build_ms",
-        "probe_ms", "probe_mrows_s", "kernel_ms", "kernel_mrows_s", "table_ms", "hash_ms", "prehashed_kernel_ms",
-        "prehashed_table_ms", "speedup", "kernel_speedup");
+        "probe_ms", "total_ms", "probe_mrows_s", "kernel_ms", "kernel_mrows_s", "table_ms", "hash_ms",
+        "prehashed_kernel_ms", "prehashed_table_ms", "speedup", "kernel_speedup", "duckdb_speedup");
     header(r, kinds, queries);
+    // Before the data is generated, so a missing jar stops the run at once.
+    DuckDbDriver.Loaded duckDriver = baseline == null ? null : DuckDbDriver.load(duckdbJar);
 
     Map<TableKind, String> unavailable = new LinkedHashMap<>();
     for (TableKind kind : kinds) {
@@ -143,59 +183,109 @@ public final class JoinCommand implements Callable<Integer> {
     int mismatches = 0;
     Map<TableKind, List<double[]>> speedups = new LinkedHashMap<>();
     Map<TableKind, List<double[]>> prehash = new LinkedHashMap<>();
-    for (JoinQuery q : queries) {
-      int[] build = q.buildKeys(data), probe = q.probeKeys(data);
-      output.progress("join " + q.id + ": java HashMap (" + build.length + " build, " + probe.length + " probe rows)");
-      JavaHashJoin.Result java = null;
-      List<Double> javaBuild = new ArrayList<>(), javaProbe = new ArrayList<>();
-      for (int i = 0; i < javaReps; i++) {
-        JavaHashJoin.Result res = JavaHashJoin.run(q, build, probe);
-        if (java == null) {
-          java = res;
-        } else if (res.matches() != java.matches() || res.checksum() != java.checksum()) {
-          throw new IllegalStateException("the Java join gave different results in two runs");
-        }
-        javaBuild.add(res.buildMillis());
-        javaProbe.add(res.probeMillis());
+    Map<String, List<double[]>> overDuck = new LinkedHashMap<>();
+    try (DuckDbJoin duck = duckDriver == null ? null : new DuckDbJoin(duckDriver, threads, output)) {
+      if (duck != null) {
+        r.field("baseline", "duckdb " + duck.version() + " (org.duckdb:duckdb_jdbc from " + duckDriver.source()
+            + "; in-memory tables loaded by its Appender; " + duck.threads() + " threads; each core one SQL count"
+            + " query, build and probe in one)");
+        r.field("duckdb_load_s", round(duck.load(data, queries)));
       }
-      double javaMs = Throughput.median(javaProbe);
-      r.row(q.id, "java-hashmap", build.length, probe.length, java.matches(), "reference", round(Throughput.median(javaBuild)),
-          round(javaMs), mrows(probe.length, javaMs), null, null, null, null, null, null, null, null);
-      for (TableKind kind : kinds) {
-        String name = Texts.kindName(kind);
-        if (unavailable.containsKey(kind)) {
-          r.row(q.id, name, build.length, probe.length, null, "unavailable", null, null, null, null, null, null, null,
-              null, null, null, null);
-          continue;
-        }
-        output.progress("join " + q.id + ": " + name);
-        Measured m = measure(kind, q, build, probe);
-        boolean ok = m.matches == java.matches() && m.checksum == java.checksum();
-        if (!ok) {
-          mismatches++;
-          output.progress("join " + q.id + " " + name + ": MISMATCH: " + m.matches + " matches (checksum " + m.checksum
-              + "), java HashMap join " + java.matches() + " (checksum " + java.checksum() + ")");
-        }
-        speedups.computeIfAbsent(kind, k -> new ArrayList<>()).add(new double[] {javaMs / m.probeMs, javaMs / m.kernelMs});
-        if (m.prehashedKernelMs != null) {
-          prehash.computeIfAbsent(kind, k -> new ArrayList<>())
-              .add(new double[] {m.kernelMs, m.prehashedKernelMs, m.hashMs, m.tableMs == null ? Double.NaN : m.tableMs,
-                  m.prehashedTableMs == null ? Double.NaN : m.prehashedTableMs});
-        }
-        r.row(q.id, name, build.length, probe.length, m.matches, ok ? "ok" : "MISMATCH", round(m.buildMs),
-            round(m.probeMs), mrows(probe.length, m.probeMs), round(m.kernelMs), mrows(probe.length, m.kernelMs),
-            m.tableMs == null ? null : round(m.tableMs), m.hashMs == null ? null : round(m.hashMs),
-            m.prehashedKernelMs == null ? null : round(m.prehashedKernelMs),
-            m.prehashedTableMs == null ? null : round(m.prehashedTableMs), round(javaMs / m.probeMs),
-            round(javaMs / m.kernelMs));
+      for (JoinQuery q : queries) {
+        mismatches += query(r, q, data, kinds, unavailable, duck, speedups, prehash, overDuck);
       }
     }
-    summary(r, speedups, prehash);
+    summary(r, speedups, prehash, overDuck);
     ReportWriter.write(r, output.format, output.out());
     if (mismatches > 0) {
       throw new CheckFailedException(mismatches + " join result(s) differ from the Java HashMap join");
     }
     return unavailable.isEmpty() ? ExitCodes.OK : ExitCodes.UNAVAILABLE;
+  }
+
+  /**
+   * One core: the HashMap join (the reference), DuckDB when it runs, then each kind, one row each; the
+   * speed-ups go into the maps for the summary. Returns the rows whose results differ from the reference.
+   */
+  private int query(Report r, JoinQuery q, TpchColumns data, List<TableKind> kinds, Map<TableKind, String> unavailable,
+      DuckDbJoin duck, Map<TableKind, List<double[]>> speedups, Map<TableKind, List<double[]>> prehash,
+      Map<String, List<double[]>> overDuck) throws SQLException {
+    int mismatches = 0;
+    int[] build = q.buildKeys(data), probe = q.probeKeys(data);
+    output.progress("join " + q.id + ": java HashMap (" + build.length + " build, " + probe.length + " probe rows)");
+    JavaHashJoin.Result java = null;
+    List<Double> javaBuild = new ArrayList<>(), javaProbe = new ArrayList<>();
+    for (int i = 0; i < javaReps; i++) {
+      JavaHashJoin.Result res = JavaHashJoin.run(q, build, probe);
+      if (java == null) {
+        java = res;
+      } else if (res.matches() != java.matches() || res.checksum() != java.checksum()) {
+        throw new IllegalStateException("the Java join gave different results in two runs");
+      }
+      javaBuild.add(res.buildMillis());
+      javaProbe.add(res.probeMillis());
+    }
+    double javaMs = Throughput.median(javaProbe);
+    double javaTotal = Throughput.median(javaBuild) + javaMs;
+    DuckDbJoin.Timed duckRun = null;
+    if (duck != null) {
+      output.progress("join " + q.id + ": duckdb");
+      duckRun = duck.time(q, warmup, reps);
+    }
+    Double duckMs = duckRun == null ? null : duckRun.millis();
+    r.row(q.id, "java-hashmap", build.length, probe.length, java.matches(), "reference", round(Throughput.median(javaBuild)),
+        round(javaMs), round(javaTotal), mrows(probe.length, javaMs), null, null, null, null, null, null, null, null,
+        overDuck(overDuck, "java-hashmap", duckMs, javaTotal));
+    if (duckRun != null) {
+      boolean ok = duckRun.count() == java.matches();
+      if (!ok) {
+        mismatches++;
+        output.progress("join " + q.id + " duckdb: MISMATCH: " + duckRun.count() + " rows counted, java HashMap join "
+            + java.matches());
+      }
+      r.row(q.id, "duckdb", build.length, probe.length, duckRun.count(), ok ? "ok" : "MISMATCH", null, null,
+          round(duckRun.millis()), null, null, null, null, null, null, null, null, null, null);
+    }
+    for (TableKind kind : kinds) {
+      String name = Texts.kindName(kind);
+      if (unavailable.containsKey(kind)) {
+        r.row(q.id, name, build.length, probe.length, null, "unavailable", null, null, null, null, null, null, null,
+            null, null, null, null, null, null);
+        continue;
+      }
+      output.progress("join " + q.id + ": " + name);
+      Measured m = measure(kind, q, build, probe);
+      boolean ok = m.matches == java.matches() && m.checksum == java.checksum();
+      if (!ok) {
+        mismatches++;
+        output.progress("join " + q.id + " " + name + ": MISMATCH: " + m.matches + " matches (checksum " + m.checksum
+            + "), java HashMap join " + java.matches() + " (checksum " + java.checksum() + ")");
+      }
+      speedups.computeIfAbsent(kind, k -> new ArrayList<>()).add(new double[] {javaMs / m.probeMs, javaMs / m.kernelMs});
+      if (m.prehashedKernelMs != null) {
+        prehash.computeIfAbsent(kind, k -> new ArrayList<>())
+            .add(new double[] {m.kernelMs, m.prehashedKernelMs, m.hashMs, m.tableMs == null ? Double.NaN : m.tableMs,
+                m.prehashedTableMs == null ? Double.NaN : m.prehashedTableMs});
+      }
+      double total = m.buildMs + m.probeMs;
+      r.row(q.id, name, build.length, probe.length, m.matches, ok ? "ok" : "MISMATCH", round(m.buildMs),
+          round(m.probeMs), round(total), mrows(probe.length, m.probeMs), round(m.kernelMs),
+          mrows(probe.length, m.kernelMs), m.tableMs == null ? null : round(m.tableMs),
+          m.hashMs == null ? null : round(m.hashMs), m.prehashedKernelMs == null ? null : round(m.prehashedKernelMs),
+          m.prehashedTableMs == null ? null : round(m.prehashedTableMs), round(javaMs / m.probeMs),
+          round(javaMs / m.kernelMs), overDuck(overDuck, name, duckMs, total));
+    }
+    return mismatches;
+  }
+
+  /** DuckDB's time over a row's build + probe time (recorded for the summary); null without DuckDB. */
+  private static Double overDuck(Map<String, List<double[]>> overDuck, String who, Double duckMs, double totalMs) {
+    if (duckMs == null || !(totalMs > 0)) {
+      return null;
+    }
+    double x = duckMs / totalMs;
+    overDuck.computeIfAbsent(who, k -> new ArrayList<>()).add(new double[] {x});
+    return round(x);
   }
 
   /** Times and results of one query on one kind. */
@@ -314,11 +404,15 @@ public final class JoinCommand implements Callable<Integer> {
   }
 
   /** Geometric-mean speed-ups per kind, and whether pre-hashing paid, from the measured rows. */
-  private static void summary(Report r, Map<TableKind, List<double[]>> speedups, Map<TableKind, List<double[]>> prehash) {
+  private static void summary(Report r, Map<TableKind, List<double[]>> speedups, Map<TableKind, List<double[]>> prehash,
+      Map<String, List<double[]>> overDuck) {
     for (var e : speedups.entrySet()) {
       String k = Texts.kindName(e.getKey());
       r.field("speedup_vs_java_" + k, round(Summary.geomean(e.getValue(), 0)));
       r.field("kernel_speedup_vs_java_" + k, round(Summary.geomean(e.getValue(), 1)));
+    }
+    for (var e : overDuck.entrySet()) {
+      r.field("speedup_vs_duckdb_" + e.getKey().replace('-', '_'), round(Summary.geomean(e.getValue(), 0)));
     }
     for (var e : prehash.entrySet()) {
       String k = Texts.kindName(e.getKey());
@@ -357,7 +451,9 @@ public final class JoinCommand implements Callable<Integer> {
     r.field("warmup", warmup);
     r.field("java_reps", javaReps);
     r.field("threads", threads == 0 ? "all (" + Runtime.getRuntime().availableProcessors() + ")" : Integer.toString(threads));
-    r.field("unit", "ms; mrows_s = million probe rows per second");
+    r.field("unit", "ms; mrows_s = million probe rows per second; total_ms = build_ms + probe_ms (duckdb: its count"
+        + " query, build and probe in one); duckdb_speedup = duckdb total_ms / total_ms; speedup_vs_* = geometric means"
+        + " over the cores");
   }
 
   /** The generator's version, from the Maven metadata its jar carries (kept in the shaded jar). */
