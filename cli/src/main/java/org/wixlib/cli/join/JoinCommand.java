@@ -48,7 +48,8 @@ import picocli.CommandLine.Spec;
           + " HashMap join's match count and pair checksum (a mismatch: exit 1).",
       "",
       "Columns: build_ms = building the join from the build column (end to end). probe_ms = the probe"
-          + " through Java, int[] in and pair arrays out, every copy included; probe_mrows_s = probe rows"
+          + " through Java, int[] in and the pairs (or rows) written into int[] arrays the probes reuse, every"
+          + " copy included; probe_mrows_s = probe rows"
           + " per second from it. kernel_ms = the library's own time of the probe without the copies of"
           + " the caller's arrays (GPU kinds: CUDA events, device time; cpu: native wall time);"
           + " table_ms = the table lookups in it (GPU kinds). hash_ms = hashing the probe column alone"
@@ -307,11 +308,12 @@ public final class JoinCommand implements Callable<Integer> {
     try (Join j = Join.builder().kind(kind).build(q.build).device(table.device).threads(threads).build(build)) {
       m.buildMs = (System.nanoTime() - t0) / 1e6;
       List<Double> e2e = new ArrayList<>(), kernel = new ArrayList<>(), tbl = new ArrayList<>();
+      Outputs out = new Outputs(j, q, probe);
       for (int i = 0; i < warmup + reps; i++) {
         long s = System.nanoTime();
-        Object rows = probe(j, q, probe, null);
+        long count = out.probe(j, q, probe);
         double ms = (System.nanoTime() - s) / 1e6; // the checksum below is not part of the probe's time
-        long[] result = tally(rows);
+        long[] result = out.tally(q, count);
         JoinStats st = j.stats();
         if (i == 0) {
           m.matches = result[0];
@@ -333,6 +335,40 @@ public final class JoinCommand implements Callable<Integer> {
       }
     }
     return m;
+  }
+
+  /**
+   * Arrays the measured probes write into, as a caller that reuses them would: sized once (a UNIQUE
+   * build gives at most one pair per probe row, a MULTI build's count is asked first, untimed).
+   */
+  private static final class Outputs {
+    final int[] a;
+    final int[] b;
+
+    Outputs(Join j, JoinQuery q, int[] probe) {
+      int room = q.result == JoinQuery.Result.PAIRS && q.build == Join.Build.MULTI
+          ? Math.toIntExact(j.count(probe)) : probe.length;
+      a = new int[room];
+      b = q.result == JoinQuery.Result.PAIRS ? new int[room] : null;
+    }
+
+    /** The query's probe into the arrays; returns the pairs (or rows) written. */
+    long probe(Join j, JoinQuery q, int[] probe) {
+      long n = switch (q.result) {
+        case PAIRS -> j.probe(probe, a, b);
+        case SEMI -> j.semi(probe, false, a);
+        default -> j.semi(probe, true, a);
+      };
+      if (n > a.length) {
+        throw new IllegalStateException("the probe gave " + n + " pairs, more than the " + a.length + " counted");
+      }
+      return n;
+    }
+
+    /** {matches, checksum} of the last probe. */
+    long[] tally(JoinQuery q, long count) {
+      return new long[] {count, JoinQuery.checksum(a, b, (int) count)};
+    }
   }
 
   /** Decoupled hashing: the probe column hashed once, then probes that take the hashes. */
