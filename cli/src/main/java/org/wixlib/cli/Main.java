@@ -8,6 +8,7 @@ import org.wixlib.cli.join.JoinCommand;
 import org.wixlib.cli.shell.RunCommand;
 import org.wixlib.cli.shell.ShellCommand;
 import org.wixlib.cli.verify.VerifyCommand;
+import picocli.AutoComplete;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -27,7 +28,7 @@ import picocli.CommandLine;
       "Data goes to stdout, progress and logs to stderr."
     },
     subcommands = {InfoCommand.class, BenchCommand.class, VerifyCommand.class, JoinCommand.class, ShellCommand.class,
-        RunCommand.class, CommandLine.HelpCommand.class},
+        RunCommand.class, AutoComplete.GenerateCompletion.class, CommandLine.HelpCommand.class},
     footerHeading = "%nExit codes:%n",
     footer = {
       "  0  success",
@@ -41,7 +42,8 @@ import picocli.CommandLine;
       "  wixlib verify --kind cpu --ops 10M",
       "  wixlib join --sf 1 --kind glht,hive,cpu",
       "  wixlib shell",
-      "  wixlib -c 'create t --kind cpu; insert t --random 1M; stats t'"
+      "  wixlib -c 'create t --kind cpu; insert t --random 1M; stats t'",
+      "  source <(wixlib generate-completion)    (bash/zsh completion of commands and options)"
     })
 public final class Main implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -89,6 +91,8 @@ public final class Main implements Callable<Integer> {
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Main());
     cl.setCaseInsensitiveEnumValuesAllowed(true);
+    // picocli hides its completion-script command; wixlib lists it.
+    cl.getSubcommands().get("generate-completion").getCommandSpec().usageMessage().hidden(false);
     cl.setExecutionExceptionHandler(Main::handleException);
     cl.setParameterExceptionHandler(Main::handleParameterException);
     return cl;
