@@ -55,10 +55,13 @@ public final class Main implements Callable<Integer> {
   @Option(names = "--keep-going", description = "With -c: run the rest after a failing command.")
   boolean keepGoing;
 
+  @Option(names = "--quiet", description = "With -c: nothing on stderr but errors (no messages of the commands).")
+  boolean quiet;
+
   @Override
   public Integer call() {
     if (commands != null) {
-      return RunCommand.runLines(spec, List.of(commands.split("\\R", -1)), "-c", keepGoing);
+      return RunCommand.runLines(spec, List.of(commands.split("\\R", -1)), "-c", keepGoing, quiet);
     }
     // `wixlib` alone: show what there is to do.
     spec.commandLine().usage(spec.commandLine().getErr());

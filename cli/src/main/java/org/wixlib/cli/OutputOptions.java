@@ -23,6 +23,9 @@ public final class OutputOptions implements Progress {
       description = "More progress detail on stderr, and stack traces on errors.")
   boolean verbose;
 
+  @Option(names = "--quiet", description = "Nothing on stderr but errors: no progress, no notes.")
+  boolean quiet;
+
   public PrintWriter out() {
     return spec.commandLine().getOut();
   }
@@ -31,18 +34,21 @@ public final class OutputOptions implements Progress {
     return spec.commandLine().getErr();
   }
 
-  /** A progress line on stderr. */
+  /** A progress line on stderr (none with --quiet). */
   @Override
   public void progress(String line) {
+    if (quiet) {
+      return;
+    }
     PrintWriter err = err();
     err.println(line);
     err.flush();
   }
 
-  /** A progress line on stderr, only with -v. */
+  /** A progress line on stderr, only with -v (and without --quiet). */
   @Override
   public void detail(String line) {
-    if (verbose) {
+    if (verbose && !quiet) {
       progress(line);
     }
   }

@@ -41,6 +41,9 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--keep-going", description = "Run the rest after a failing command; exit with the first failure's code.")
   boolean keepGoing;
 
+  @Option(names = "--quiet", description = "Nothing on stderr but errors (no messages of the commands).")
+  boolean quiet;
+
   @Override
   public Integer call() throws IOException {
     List<String> lines;
@@ -53,11 +56,13 @@ public final class RunCommand implements Callable<Integer> {
         throw new ShellError(script + ": no such file");
       }
     }
-    return runLines(spec, lines, script.equals("-") ? "stdin" : script, keepGoing);
+    return runLines(spec, lines, script.equals("-") ? "stdin" : script, keepGoing, quiet);
   }
 
-  public static int runLines(CommandSpec spec, List<String> lines, String name, boolean keepGoing) {
+  /** Runs session commands; quiet: the commands' messages stay off stderr (errors do not). */
+  public static int runLines(CommandSpec spec, List<String> lines, String name, boolean keepGoing, boolean quiet) {
     try (Session s = new Session(spec.commandLine().getOut(), spec.commandLine().getErr(), false)) {
+      s.quiet = quiet;
       return new ScriptRunner(s, keepGoing).script(lines, name);
     }
   }

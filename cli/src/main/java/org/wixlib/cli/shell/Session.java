@@ -23,6 +23,8 @@ final class Session implements AutoCloseable {
   int exitCode;
   /** Where the running command came from, for messages ("script.wx line 3: "), or "". */
   String where = "";
+  /** --quiet: the commands' messages (info) stay off stderr; errors do not. */
+  boolean quiet;
 
   Session(PrintWriter out, PrintWriter err, boolean interactive) {
     this.out = out;
@@ -90,8 +92,11 @@ final class Session implements AutoCloseable {
     }
   }
 
-  /** Messages go to stderr. */
+  /** Messages go to stderr (none when quiet). */
   void info(String line) {
+    if (quiet) {
+      return;
+    }
     err.println(line);
     err.flush();
   }

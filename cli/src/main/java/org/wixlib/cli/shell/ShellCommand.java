@@ -51,6 +51,10 @@ public final class ShellCommand implements Callable<Integer> {
   @Option(names = "--plain", description = "Read plain lines even at a terminal (no line editing).")
   boolean plain;
 
+  @Option(names = "--quiet", description = "Input not from a terminal: nothing on stderr but errors (no messages of "
+      + "the commands).")
+  boolean quiet;
+
   @Override
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
@@ -62,6 +66,7 @@ public final class ShellCommand implements Callable<Integer> {
       return InteractiveShell.run(out, err, h);
     }
     try (Session s = new Session(out, err, false)) {
+      s.quiet = quiet;
       ScriptRunner runner = new ScriptRunner(s, true);
       BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       String line;
