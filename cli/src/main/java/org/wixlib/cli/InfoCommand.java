@@ -6,7 +6,6 @@ import java.util.concurrent.Callable;
 import org.wixlib.TableKind;
 import org.wixlib.Wixlib;
 import org.wixlib.cli.report.Report;
-import org.wixlib.cli.report.ReportWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -35,7 +34,7 @@ final class InfoCommand implements Callable<Integer> {
   public Integer call() {
     Wixlib.Info info = Wixlib.info();
     Report r = build(info);
-    ReportWriter.write(r, output.format, output.out());
+    output.write(r);
     return ExitCodes.OK;
   }
 

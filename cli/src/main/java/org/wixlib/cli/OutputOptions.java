@@ -2,6 +2,8 @@ package org.wixlib.cli;
 
 import java.io.PrintWriter;
 import org.wixlib.cli.report.Format;
+import org.wixlib.cli.report.Report;
+import org.wixlib.cli.report.ReportWriter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -32,6 +34,11 @@ public final class OutputOptions implements Progress {
 
   public PrintWriter err() {
     return spec.commandLine().getErr();
+  }
+
+  /** The report on stdout in the chosen format; CSV's header fields go to stderr (not with --quiet). */
+  public void write(Report r) {
+    ReportWriter.write(r, format, out(), quiet ? null : err());
   }
 
   /** A progress line on stderr (none with --quiet). */

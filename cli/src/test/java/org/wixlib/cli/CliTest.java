@@ -146,7 +146,7 @@ public class CliTest {
 
     Cli c = Cli.run("info", "--format", "CSV");
     assertEquals(0, c.code, c.toString());
-    assertTrue(c.out.contains("# native_version: " + Wixlib.nativeVersion()), c.out);
+    assertTrue(c.err.contains("native_version: " + Wixlib.nativeVersion()), c.err);
     assertEquals(List.of("ordinal", "name", "memory_total_mib", "memory_free_mib", "compute_capability",
         "multiprocessors"), List.of(csvRows(c.out).get(0)));
   }
@@ -156,9 +156,9 @@ public class CliTest {
     Cli r = Cli.run("bench", "--kind", "cpu", "--key-bits", "64", "--keys", "2^12", "--reps", "1", "--warmup", "0",
         "--threads", "2", "--format", "csv");
     assertEquals(0, r.code, r.toString());
-    assertTrue(r.out.contains("# key_bits: 64\n"), r.out);
-    assertTrue(r.out.contains("# bytes_per_op: insert 16 B in + 1 B out, find 8 B in + 8 B out, erase 8 B in + 1 B out\n"),
-        r.out);
+    assertTrue(r.err.contains("\nkey_bits: 64\n"), r.err);
+    assertTrue(r.err.contains("\nbytes_per_op: insert 16 B in + 1 B out, find 8 B in + 8 B out, erase 8 B in + 1 B out\n"),
+        r.err);
     List<String> ops = new ArrayList<>();
     for (String[] row : csvRows(r.out).subList(1, 5)) {
       assertEquals("cpu", row[0]);
@@ -176,8 +176,9 @@ public class CliTest {
         "--mix", "20,20,60", "--key-range", "1000", "--threads", "2"};
     Cli csv = run(base, "--format", "csv");
     assertEquals(0, csv.code, csv.toString());
-    assertTrue(csv.out.contains("# keys: 4096\n"), csv.out);
-    assertTrue(csv.out.contains("# seed: 1\n"), csv.out);
+    assertTrue(csv.err.contains("\nkeys: 4096\n"), csv.err);
+    assertTrue(csv.err.contains("\nseed: 1\n"), csv.err);
+    assertFalse(csv.out.contains("#"), "plain CSV: no comment lines: " + csv.out);
     List<String[]> rows = csvRows(csv.out);
     assertEquals(List.of("kind", "path", "op", "n", "mops", "mops_min", "mops_max", "bound", "pct_of_bound", "note"),
         List.of(rows.get(0)));
@@ -193,8 +194,8 @@ public class CliTest {
       assertEquals("", r[7], "no bound for cpu");
       assertEquals("", r[8], "no share of a bound for cpu");
     }
-    assertTrue(csv.out.contains("# link: not measured"), csv.out);
-    assertTrue(csv.out.contains("# memory: heap = int[]/long[] arrays"), csv.out);
+    assertTrue(csv.err.contains("\nlink: not measured"), csv.err);
+    assertTrue(csv.err.contains("\nmemory: heap = int[]/long[] arrays"), csv.err);
     assertEquals(List.of("insert", "find_present", "find_absent", "erase", "mixed_20/20/60"), ops);
     assertTrue(csv.err.contains("rep 2/2"), "progress on stderr: " + csv.err);
 
@@ -280,7 +281,7 @@ public class CliTest {
     assertTrue(r.out.contains("result:") && r.out.contains("PASS"), r.out);
     Cli one = Cli.run("verify", "--kind", "cpu", "--ops", "1", "--format", "csv");
     assertEquals(0, one.code, one.toString());
-    assertTrue(one.out.contains("# result: PASS"), one.out);
+    assertTrue(one.out.startsWith("field,value\n") && one.out.contains("\nresult,PASS\n"), one.out);
   }
 
   @Test
@@ -299,11 +300,11 @@ public class CliTest {
     return Cli.run(a.toArray(String[]::new));
   }
 
-  /** CSV rows after the '#' comment lines (no quoted commas in these outputs except notes). */
+  /** CSV rows, the header first (no quoted commas in these outputs except notes). */
   public static List<String[]> csvRows(String csv) {
     List<String[]> rows = new ArrayList<>();
     for (String line : csv.split("\n")) {
-      if (!line.startsWith("#") && !line.isEmpty()) {
+      if (!line.isEmpty()) {
         rows.add(splitCsv(line));
       }
     }

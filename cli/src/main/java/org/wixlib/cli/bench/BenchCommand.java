@@ -16,7 +16,6 @@ import org.wixlib.cli.TableOptions;
 import org.wixlib.cli.Texts;
 import org.wixlib.cli.VersionProvider;
 import org.wixlib.cli.report.Report;
-import org.wixlib.cli.report.ReportWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -223,7 +222,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
       }
     }
-    ReportWriter.write(r, output.format, output.out());
+    output.write(r);
     return unavailable.isEmpty() ? ExitCodes.OK : ExitCodes.UNAVAILABLE;
   }
 

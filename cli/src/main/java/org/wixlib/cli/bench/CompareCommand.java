@@ -61,7 +61,7 @@ final class CompareCommand implements Callable<Integer> {
     List<Map<String, Object>> rb = rows(b);
     Report r = compare(ra, rb);
     r.fieldsReplace(withFiles(r.fields()));
-    ReportWriter.write(r, output.format, output.out());
+    output.write(r);
     return ExitCodes.OK;
   }
 

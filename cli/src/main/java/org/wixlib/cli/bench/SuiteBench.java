@@ -141,7 +141,7 @@ final class SuiteBench {
       r.field("summary_" + e.getKey(), e.getValue());
     }
 
-    ReportWriter.write(r, cmd.output.format, cmd.output.out());
+    cmd.output.write(r);
     Map<Suite, Chart> charts = runner.charts();
     if (o.chart != null) {
       for (Map.Entry<Suite, Chart> e : charts.entrySet()) {

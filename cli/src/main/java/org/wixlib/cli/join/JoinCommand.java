@@ -27,7 +27,6 @@ import org.wixlib.cli.VersionProvider;
 import org.wixlib.cli.bench.Summary;
 import org.wixlib.cli.bench.Throughput;
 import org.wixlib.cli.report.Report;
-import org.wixlib.cli.report.ReportWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -197,7 +196,7 @@ public final class JoinCommand implements Callable<Integer> {
       }
     }
     summary(r, speedups, prehash, overDuck);
-    ReportWriter.write(r, output.format, output.out());
+    output.write(r);
     if (mismatches > 0) {
       throw new CheckFailedException(mismatches + " join result(s) differ from the Java HashMap join");
     }

@@ -6,17 +6,33 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Prints a {@link Report} as an aligned table, CSV (metadata as '#' lines) or one JSON object. */
+/**
+ * Prints a {@link Report} as an aligned table, plain CSV (RFC 4180: a header line, then rows; no
+ * comment lines) or one JSON object.
+ */
 public final class ReportWriter {
   private ReportWriter() {}
 
+  /** As {@link #write(Report, Format, PrintWriter, PrintWriter)} with the CSV header fields left out. */
   public static void write(Report report, Format format, PrintWriter out) {
+    write(report, format, out, null);
+  }
+
+  /**
+   * Writes the report to out. CSV has no place for the header fields of a report with rows: they go
+   * to meta as "key: value" lines (stderr in the CLI; null drops them; JSON and the table keep them).
+   * A report of fields only is CSV of two columns, field and value.
+   */
+  public static void write(Report report, Format format, PrintWriter out, PrintWriter meta) {
     switch (format) {
       case TABLE -> table(report, out);
-      case CSV -> csv(report, out);
+      case CSV -> csv(report, out, meta);
       case JSON -> out.println(Json.write(jsonObject(report)));
     }
     out.flush();
+    if (meta != null) {
+      meta.flush();
+    }
   }
 
   // ---- table ---------------------------------------------------------------------------------
@@ -115,12 +131,16 @@ public final class ReportWriter {
 
   // ---- CSV -----------------------------------------------------------------------------------
 
-  private static void csv(Report r, PrintWriter out) {
-    for (Map.Entry<String, Object> e : r.fields().entrySet()) {
-      out.println("# " + e.getKey() + ": " + text(e.getValue(), "").replace('\n', ' '));
-    }
+  private static void csv(Report r, PrintWriter out, PrintWriter meta) {
     if (r.columns().isEmpty()) {
+      out.println(csvLine(List.of("field", "value")));
+      for (Map.Entry<String, Object> e : r.fields().entrySet()) {
+        out.println(csvLine(List.of(e.getKey(), csvValue(e.getValue()))));
+      }
       return;
+    }
+    for (Map.Entry<String, Object> e : meta == null ? Map.<String, Object>of().entrySet() : r.fields().entrySet()) {
+      meta.println(e.getKey() + ": " + text(e.getValue(), "").replace('\n', ' '));
     }
     out.println(csvLine(new ArrayList<>(r.columns())));
     for (List<Object> row : r.rows()) {
@@ -140,7 +160,7 @@ public final class ReportWriter {
     return text(v, "");
   }
 
-  private static String csvLine(List<Object> cells) {
+  private static String csvLine(List<?> cells) {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < cells.size(); i++) {
       if (i > 0) {

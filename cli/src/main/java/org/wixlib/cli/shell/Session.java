@@ -92,6 +92,11 @@ final class Session implements AutoCloseable {
     }
   }
 
+  /** Where CSV's header fields go: stderr, or nowhere when quiet. */
+  PrintWriter meta() {
+    return quiet ? null : err;
+  }
+
   /** Messages go to stderr (none when quiet). */
   void info(String line) {
     if (quiet) {

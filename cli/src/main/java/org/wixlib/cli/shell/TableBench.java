@@ -85,7 +85,7 @@ final class TableBench extends SessionCommand {
     }
     add(rep, "insert_new", newKeys.length, insertMs);
     add(rep, "erase_new", newKeys.length, eraseMs);
-    ReportWriter.write(rep, format, session.out);
+    ReportWriter.write(rep, format, session.out, session.meta());
   }
 
   private void row(Report rep, String op, int n, Runnable call) {

@@ -136,7 +136,7 @@ final class TableCommands {
         r.row(n, Texts.kindName(t.kind()), s.size(), keys(t, s.capacity()), s.capacity(),
             round(s.capacity() == 0 ? 0 : (double) s.size() / s.capacity()), s.bytes());
       }
-      ReportWriter.write(r, format, session.out);
+      ReportWriter.write(r, format, session.out, session.meta());
     }
   }
 
@@ -207,7 +207,7 @@ final class TableCommands {
       if (t.kind().isGpu()) {
         r.field("last_kernel_ms", s.lastKernelMillis());
       }
-      ReportWriter.write(r, format, session.out);
+      ReportWriter.write(r, format, session.out, session.meta());
     }
   }
 

@@ -12,7 +12,6 @@ import org.wixlib.cli.TableOptions;
 import org.wixlib.cli.Texts;
 import org.wixlib.cli.VersionProvider;
 import org.wixlib.cli.report.Report;
-import org.wixlib.cli.report.ReportWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -156,7 +155,7 @@ public final class VerifyCommand implements Callable<Integer> {
         : "key " + res.mismatch().key() + ": " + res.mismatch().problem());
     r.field("seconds", res.seconds());
     r.field("result", res.mismatch() == null ? "PASS" : "FAIL");
-    ReportWriter.write(r, output.format, output.out());
+    output.write(r);
     return res.mismatch() == null ? ExitCodes.OK : ExitCodes.ERROR;
   }
 

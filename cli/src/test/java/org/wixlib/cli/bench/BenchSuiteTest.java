@@ -149,7 +149,7 @@ class BenchSuiteTest {
     assertEquals(5, rows.size(), csv.out);
     assertEquals("static", rows.get(1)[0]);
     assertEquals("4096", rows.get(1)[3]);
-    assertTrue(csv.out.contains("# suites: static\n"), csv.out);
+    assertTrue(csv.err.contains("\nsuites: static\n"), csv.err);
     if (charts) {
       wellFormedSvg(Files.readString(chart));
     }
@@ -175,7 +175,7 @@ class BenchSuiteTest {
         assertTrue(row[13].contains("capped from 2^17"), row[13]);
       }
     }
-    assertTrue(r.out.contains("# cpu_cap: cpu kind and Java baselines run at most 2^16"), r.out);
+    assertTrue(r.err.contains("\ncpu_cap: cpu kind and Java baselines run at most 2^16"), r.err);
   }
 
   @Test

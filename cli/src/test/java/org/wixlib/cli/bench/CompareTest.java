@@ -85,7 +85,7 @@ class CompareTest {
     for (String[] row : rows.subList(1, rows.size())) {
       assertEquals(2.0, Double.parseDouble(row[row.length - 5]), 1e-3, String.join(",", row));
     }
-    assertTrue(c.out.contains("# geomean_ratio: 2.00"), c.out);
+    assertTrue(c.err.contains("geomean_ratio: 2.00"), c.err);
 
     Cli t = Cli.run("bench", "compare", fa.toString(), fb.toString());
     assertEquals(0, t.code, t.toString());
