@@ -171,6 +171,21 @@ public class CliTest {
   }
 
   @Test
+  void benchWithoutAKindSaysPlainlyWhenItMeasuredTheCpuTable() {
+    boolean gpu = Wixlib.isAvailable(org.wixlib.TableKind.GLHT);
+    Cli r = Cli.run("bench", "--keys", "2^12", "--reps", "1", "--warmup", "0");
+    assertEquals(0, r.code, r.toString());
+    assertEquals(!gpu, r.err.contains("no GPU found: measured the CPU table ("), r.err);
+    assertFalse(Cli.run("bench", "--kind", "cpu", "--keys", "2^12", "--reps", "1", "--warmup", "0").err
+        .contains("no GPU found"), "asking for the CPU table is no fallback");
+    if (!gpu) {
+      assertTrue(r.out.contains("\ncpu "), r.out);
+      assertFalse(Cli.run("bench", "--keys", "2^12", "--reps", "1", "--warmup", "0", "--quiet").err
+          .contains("no GPU found"), "--quiet keeps stderr empty");
+    }
+  }
+
+  @Test
   void benchCpuProducesRowsInEveryFormat() {
     String[] base = {"bench", "--kind", "cpu", "--keys", "2^12", "--reps", "2", "--warmup", "0",
         "--mix", "20,20,60", "--key-range", "1000", "--threads", "2"};

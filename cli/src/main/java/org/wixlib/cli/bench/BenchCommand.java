@@ -164,6 +164,7 @@ public final class BenchCommand implements Callable<Integer> {
     reps = repsOption != null ? repsOption : 5;
     validate();
     List<MemoryPath> paths = memoryPaths(anyGpu);
+    noteCpuFallback();
     int n = (int) keys;
     long range = keyRange == null ? n : keyRange;
 
@@ -235,6 +236,16 @@ public final class BenchCommand implements Callable<Integer> {
       return MemoryPath.parse(memoryNames);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), "--memory: " + e.getMessage());
+    }
+  }
+
+  /**
+   * When no kind was asked for and no GPU is usable, the default job measures the host table: say so
+   * plainly on stderr, not only in a "kind" column.
+   */
+  void noteCpuFallback() {
+    if (kinds.asked.isEmpty() && !Wixlib.isAvailable(TableKind.GLHT)) {
+      output.progress("no GPU found: measured the CPU table (" + table.unavailableReason(TableKind.GLHT) + ")");
     }
   }
 

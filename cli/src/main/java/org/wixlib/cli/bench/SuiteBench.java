@@ -107,6 +107,7 @@ final class SuiteBench {
       }
     }
 
+    cmd.noteCpuFallback();
     long heapCap = Runtime.getRuntime().maxMemory() / 48;
     long gpuCap = heapCap;
     if (kinds.stream().anyMatch(TableKind::isGpu)) {
