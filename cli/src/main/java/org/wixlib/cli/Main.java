@@ -84,6 +84,12 @@ public final class Main implements Callable<Integer> {
     cl.setErr(err);
     try {
       return cl.execute(args);
+    } catch (OutOfMemoryError e) {
+      // A run no check foresaw (a check refuses known sizes before allocating): one line, exit 1.
+      err.println("wixlib: out of Java heap (" + HeapTooSmallException.gib(Runtime.getRuntime().maxMemory())
+          + ", -Xmx): ask for less, or raise the heap, e.g. WIXLIB_JAVA_OPTS=-Xmx" + 2 * Math.max(1,
+          Runtime.getRuntime().maxMemory() >> 30) + "g bin/wixlib ...");
+      return ExitCodes.ERROR;
     } finally {
       out.flush();
       err.flush();
@@ -118,7 +124,7 @@ public final class Main implements Callable<Integer> {
     err.println("wixlib: " + ExitCodes.message(ex));
     if (isVerbose(parsed)) {
       ex.printStackTrace(err);
-    } else if (code == ExitCodes.ERROR && !(ex instanceof CheckFailedException)) {
+    } else if (code == ExitCodes.ERROR && !(ex instanceof CheckFailedException || ex instanceof HeapTooSmallException)) {
       err.println("(run with -v for the stack trace)");
     }
     err.flush();

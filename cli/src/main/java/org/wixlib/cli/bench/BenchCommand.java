@@ -10,6 +10,7 @@ import org.wixlib.TableKind;
 import org.wixlib.Wixlib;
 import org.wixlib.cli.CountConverter;
 import org.wixlib.cli.ExitCodes;
+import org.wixlib.cli.HeapTooSmallException;
 import org.wixlib.cli.KindsOption;
 import org.wixlib.cli.OutputOptions;
 import org.wixlib.cli.TableOptions;
@@ -189,6 +190,8 @@ public final class BenchCommand implements Callable<Integer> {
     BenchData data = null;
     List<BenchData.Mixed> mixed = new ArrayList<>();
     if (unavailable.size() < kinds.size()) {
+      HeapTooSmallException.check(heapBytes(n, keyBits, mixes.size(), range, anyGpu),
+          "--keys " + Texts.count(n) + (mixes.isEmpty() ? "" : " with " + mixes.size() + " --mix"), "Lower --keys");
       output.progress("bench: generating " + n + " present and " + n + " absent keys (seed " + table.seed + ")");
       data = new BenchData(table.seed, n, keyBits);
       for (Mix m : mixes) {
@@ -237,6 +240,16 @@ public final class BenchCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), "--memory: " + e.getMessage());
     }
+  }
+
+  /**
+   * Bytes of Java heap the arrays of a plain run take: the keys, absent keys, values and find results
+   * (BenchData and its Host; as long[] too with 64-bit keys), a GPU run's staging warm-up, and per
+   * mixed batch its ops, keys, values (and their copy), outcomes and the prefill keys.
+   */
+  static long heapBytes(long n, int keyBits, int mixes, long range, boolean gpu) {
+    long perKey = 16 + (keyBits == 64 ? 32 : 0) + (gpu ? 1 : 0);
+    return n * perKey + mixes * (14 * n + 4 * Math.min(range / 2, Integer.MAX_VALUE));
   }
 
   /**
