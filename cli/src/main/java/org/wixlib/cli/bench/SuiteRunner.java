@@ -141,7 +141,8 @@ final class SuiteRunner {
 
   private void planStatic() {
     Chart chart = charts.computeIfAbsent(Suite.STATIC, s -> new Chart("static: bulk build and retrieve at load "
-        + STATIC_LOAD, "GLHT paper's static benchmark; solid = end-to-end from Java, dashed = kernel only"));
+        + STATIC_LOAD, "GLHT paper's static benchmark; solid = end-to-end from Java, dashed = kernel only;"
+            + " median, min to max"));
     for (long n : staticSizes(c.staticMax())) {
       for (TableKind kind : c.kinds()) {
         String name = Texts.kindName(kind);
@@ -166,7 +167,8 @@ final class SuiteRunner {
 
   private void planDynamic() {
     Chart chart = charts.computeIfAbsent(Suite.DYNAMIC, s -> new Chart("dynamic: mixed batches by key range",
-        "GLHT paper's dynamic benchmark [insert, erase, find] %; solid = end-to-end, dashed = kernel only"));
+        "GLHT paper's dynamic benchmark [insert, erase, find] %; solid = end-to-end, dashed = kernel only;"
+            + " median, min to max"));
     for (Mix mix : c.mixes()) {
       for (long ops : c.mixedOps()) {
         for (long range : c.keyRanges()) {
@@ -200,7 +202,8 @@ final class SuiteRunner {
 
   private void planLoad() {
     Chart chart = charts.computeIfAbsent(Suite.LOAD, s -> new Chart("load: throughput by load factor",
-        "Hive paper's benchmark: a fixed table filled to each load factor; solid = end-to-end, dashed = kernel"));
+        "Hive paper's benchmark: a fixed table filled to each load factor; solid = end-to-end, dashed = kernel;"
+            + " median, min to max"));
     double maxLf = c.loadFactors().stream().mapToDouble(Double::doubleValue).max().orElse(0.95);
     for (TableKind kind : c.kinds()) {
       String name = Texts.kindName(kind);
@@ -242,9 +245,11 @@ final class SuiteRunner {
         for (BenchRunner.Result res : r.growth(d, GROWTH_CALLS, initial)) {
           add(Suite.LOAD, name, res, STATIC_LOAD, null, null, res.note());
           String bar = res.op().equals("grow_insert") ? name : name + " presized";
-          p.bar(bar, false, "n = " + Texts.count(n), res.endToEnd().median() == null ? 0 : res.endToEnd().median());
+          Throughput e = res.endToEnd();
+          p.bar(bar, false, "n = " + Texts.count(n), e.median() == null ? 0 : e.median(), e.min(), e.max());
           if (res.kernel() != null && res.kernel().median() != null) {
-            p.bar(bar + " (kernel)", true, "n = " + Texts.count(n), res.kernel().median());
+            Throughput k = res.kernel();
+            p.bar(bar + " (kernel)", true, "n = " + Texts.count(n), k.median(), k.min(), k.max());
           }
         }
       });
@@ -255,7 +260,7 @@ final class SuiteRunner {
 
   private void planBaseline() {
     Chart chart = charts.computeIfAbsent(Suite.BASELINE, s -> new Chart("baseline: the same streams on Java maps",
-        "HashMap, ConcurrentHashMap (all cores), fastutil vs wixlib; pale = kernel only"));
+        "HashMap, ConcurrentHashMap (all cores), fastutil vs wixlib; pale = kernel only; median, min to max"));
     long n = Math.min(c.baselineKeys(), c.maxCpuKeys());
     long range = c.keyRanges().stream().mapToLong(Long::longValue).max().orElse(100_000);
     List<String> targets = new ArrayList<>(kindNames());
@@ -297,11 +302,13 @@ final class SuiteRunner {
           add(Suite.BASELINE, name, res, mixedRow ? null : STATIC_LOAD,
               mixedRow ? res.op().substring("mixed_".length()) : null, mixedRow ? range : null, res.note());
           String cat = res.op().replace("mixed_", "");
-          if (res.endToEnd().median() != null) {
-            p.bar(name, false, cat, res.endToEnd().median());
+          Throughput e = res.endToEnd();
+          if (e.median() != null) {
+            p.bar(name, false, cat, e.median(), e.min(), e.max());
           }
-          if (res.kernel() != null && res.kernel().median() != null) {
-            p.bar(name + " (kernel)", true, cat, res.kernel().median());
+          Throughput k = res.kernel();
+          if (k != null && k.median() != null) {
+            p.bar(name + " (kernel)", true, cat, k.median(), k.min(), k.max());
           }
         }
       });
@@ -319,12 +326,15 @@ final class SuiteRunner {
         note == null || note.isEmpty() ? null : note);
   }
 
+  /** The medians as points, each with its reps' min and max as an error bar. */
   private static void plot(Chart.Panel p, String name, BenchRunner.Result res, double x) {
-    if (res.endToEnd().median() != null) {
-      p.add(name, false, x, res.endToEnd().median());
+    Throughput e = res.endToEnd();
+    if (e.median() != null) {
+      p.add(name, false, x, e.median(), e.min(), e.max());
     }
-    if (res.kernel() != null && res.kernel().median() != null) {
-      p.add(name + " (kernel)", true, x, res.kernel().median());
+    Throughput k = res.kernel();
+    if (k != null && k.median() != null) {
+      p.add(name + " (kernel)", true, x, k.median(), k.min(), k.max());
     }
   }
 }

@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * What a chart shows, independent of how it is drawn: a title and panels; a panel has axes and named
- * series of (x, y) points (lines), or, with categories, one bar per series and category.
+ * series of (x, y) points (lines), or, with categories, one bar per series and category. A point may
+ * carry the range of its samples (min and max), drawn as an error bar.
  */
 public final class Chart {
   /** How an axis maps values: linear, or logarithmic with ticks at powers of 2 or of 10. */
@@ -19,6 +20,7 @@ public final class Chart {
   static final class Series {
     final String name;
     final boolean dashed;
+    /** {x, y, min, max}; min and max NaN when the point has no range. */
     final List<double[]> points = new ArrayList<>();
 
     Series(String name, boolean dashed) {
@@ -47,20 +49,36 @@ public final class Chart {
 
     /** Adds a point to the named series (created on first use); y must be positive on a log axis. */
     public void add(String name, boolean dashed, double xv, double yv) {
+      add(name, dashed, xv, yv, null, null);
+    }
+
+    /**
+     * Adds a point with the range of its samples (min and max; null: none), drawn as an error bar; a
+     * range that cannot be drawn (not finite, or not positive on a log axis) is left out.
+     */
+    public void add(String name, boolean dashed, double xv, double yv, Double min, Double max) {
       if (!Double.isFinite(yv) || (y != Scale.LINEAR && yv <= 0)) {
         return;
       }
-      series.computeIfAbsent(name, n -> new Series(n, dashed)).points.add(new double[] {xv, yv});
+      boolean range = min != null && max != null && Double.isFinite(min) && Double.isFinite(max)
+          && (y == Scale.LINEAR || min > 0);
+      series.computeIfAbsent(name, n -> new Series(n, dashed)).points.add(
+          new double[] {xv, yv, range ? min : Double.NaN, range ? max : Double.NaN});
     }
 
     /** Adds a bar value for a category (created on first use). */
     public void bar(String name, boolean dashed, String category, double yv) {
+      bar(name, dashed, category, yv, null, null);
+    }
+
+    /** Adds a bar value with the range of its samples (min, max; null: none) for a category. */
+    public void bar(String name, boolean dashed, String category, double yv, Double min, Double max) {
       int c = categories.indexOf(category);
       if (c < 0) {
         categories.add(category);
         c = categories.size() - 1;
       }
-      add(name, dashed, c, yv);
+      add(name, dashed, c, yv, min, max);
     }
 
     boolean isEmpty() {

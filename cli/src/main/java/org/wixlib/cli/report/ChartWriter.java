@@ -27,8 +27,10 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 /**
  * Draws a {@link Chart} with XChart as a PNG (headless AWT) or an SVG (XChart's vector back end,
  * VectorGraphics2D): one XChart per panel, composed in a grid of two columns under the title, the same
- * drawing in both formats. Needs the java.desktop module: check {@link Chart#drawable()} first, without
- * touching this class (loading it in a runtime without java.desktop fails).
+ * drawing in both formats. A point's min-max range is an error bar drawn over the painted panel at the
+ * chart's own coordinates (XChart's error bars are symmetric; min and max are not). Needs the
+ * java.desktop module: check {@link Chart#drawable()} first, without touching this class (loading it in
+ * a runtime without java.desktop fails).
  */
 public final class ChartWriter {
   private static final int PW = 640;
@@ -73,10 +75,19 @@ public final class ChartWriter {
     }
   }
 
+  /**
+   * A min-max error bar at chart coordinates: on a line panel at x; on a bar panel over the bar of
+   * series slot (of slots) in category x (an index).
+   */
+  record ErrorBar(double x, int slot, int slots, double min, double max, Color color) {}
+
+  /** An XChart and the error bars drawn over it. */
+  record Drawn(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, List<ErrorBar> bars) {}
+
   /** The panels' XCharts and where they go. */
   private static final class Layout {
     final Chart chart;
-    final List<org.knowm.xchart.internal.chartpart.Chart<?, ?>> panels = new ArrayList<>();
+    final List<Drawn> panels = new ArrayList<>();
     final int panelWidth;
     final int cols;
     final int width;
@@ -87,12 +98,13 @@ public final class ChartWriter {
       List<String> names = new ArrayList<>(); // fixed colours per kind across panels
       for (Chart.Panel p : chart.panels.values()) {
         if (!p.isEmpty()) {
-          panels.add(p.categories.isEmpty() ? lines(p, names) : bars(p, names));
+          List<ErrorBar> bars = new ArrayList<>();
+          panels.add(new Drawn(p.categories.isEmpty() ? lines(p, names, bars) : bars(p, names, bars), bars));
         }
       }
       int pw = PW;
-      for (var p : panels) {
-        pw = Math.max(pw, p.getWidth());
+      for (Drawn p : panels) {
+        pw = Math.max(pw, p.chart().getWidth());
       }
       panelWidth = pw;
       cols = Math.min(pw > PW ? 1 : 2, Math.max(1, panels.size()));
@@ -111,15 +123,47 @@ public final class ChartWriter {
       g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
       centre(g, chart.subtitle, width, 44);
       for (int i = 0; i < panels.size(); i++) {
-        var p = panels.get(i);
+        var p = panels.get(i).chart();
         Graphics2D pg = (Graphics2D) g.create((i % cols) * panelWidth, HEAD + (i / cols) * PH, p.getWidth(),
             p.getHeight());
         try {
           p.paint(pg, p.getWidth(), p.getHeight());
+          errorBars(pg, panels.get(i));
         } finally {
           pg.dispose();
         }
       }
+    }
+  }
+
+  /**
+   * Draws a panel's error bars once XChart has painted it (its axes then map chart coordinates to the
+   * panel). A bar panel's category i spans chart x [i, i + 1); XChart fills the middle share
+   * (availableSpaceFill) of it with the series' bars side by side, in the order they were added.
+   */
+  static void errorBars(Graphics2D g, Drawn d) {
+    var c = d.chart();
+    double fill = c instanceof CategoryChart cc ? cc.getStyler().getAvailableSpaceFill() : 0;
+    g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+    g.setStroke(new java.awt.BasicStroke(1.5f));
+    for (ErrorBar b : d.bars()) {
+      double x;
+      double cap = 4;
+      if (b.slot() < 0) {
+        x = c.getScreenXFromChart(b.x());
+      } else {
+        double left = c.getScreenXFromChart(b.x());
+        double step = c.getScreenXFromChart(b.x() + 1) - left;
+        double width = step * fill / b.slots();
+        x = left + step * (1 - fill) / 2 + (b.slot() + 0.5) * width;
+        cap = Math.min(cap, width / 4);
+      }
+      double top = c.getScreenYFromChart(b.max());
+      double bottom = c.getScreenYFromChart(b.min());
+      g.setColor(b.color());
+      g.draw(new java.awt.geom.Line2D.Double(x, top, x, bottom));
+      g.draw(new java.awt.geom.Line2D.Double(x - cap, top, x + cap, top));
+      g.draw(new java.awt.geom.Line2D.Double(x - cap, bottom, x + cap, bottom));
     }
   }
 
@@ -144,8 +188,11 @@ public final class ChartWriter {
     s.setMarkerSize(6);
   }
 
-  /** A line panel; log2 x axes are drawn as the exponent on a linear axis (XChart's log axes are base 10). */
-  private static XYChart lines(Chart.Panel p, List<String> names) {
+  /**
+   * A line panel; log2 x axes are drawn as the exponent on a linear axis (XChart's log axes are base 10).
+   * Adds the points' ranges to errorBars.
+   */
+  private static XYChart lines(Chart.Panel p, List<String> names, List<ErrorBar> errorBars) {
     boolean log2 = p.x == Chart.Scale.LOG2;
     XYChart c = new XYChartBuilder().width(PW).height(PH).title(p.title)
         .xAxisTitle(log2 ? p.xLabel + " (2^x)" : p.xLabel).yAxisTitle(p.yLabel).build();
@@ -154,6 +201,21 @@ public final class ChartWriter {
     c.getStyler().setYAxisLogarithmic(p.y != Chart.Scale.LINEAR);
     if (p.y == Chart.Scale.LINEAR) {
       c.getStyler().setYAxisMin(0.0);
+    } else if (lowest(p, true) < lowest(p, false)) {
+      c.getStyler().setYAxisMin(lowest(p, true));
+    }
+    if (highest(p, true) > highest(p, false)) {
+      c.getStyler().setYAxisMax(highest(p, true) * 1.02); // room for the error bars above the highest point
+    }
+    double[] distinctX = p.series.values().stream().flatMap(s -> s.points.stream()).mapToDouble(pt -> pt[0])
+        .distinct().toArray();
+    if (distinctX.length == 1) {
+      // One x: XChart centres the points but maps chart x to the screen over another range; a range
+      // around it makes both agree, so error bars stand on their points.
+      double x = log2 ? Math.log(distinctX[0]) / Math.log(2) : distinctX[0];
+      boolean log10 = p.x == Chart.Scale.LOG10;
+      c.getStyler().setXAxisMin(log10 ? x / 10 : x - 1);
+      c.getStyler().setXAxisMax(log10 ? x * 10 : x + 1);
     }
     for (Chart.Series s : p.series.values()) {
       List<double[]> pts = new ArrayList<>(s.points);
@@ -161,8 +223,12 @@ public final class ChartWriter {
       double[] x = new double[pts.size()];
       double[] y = new double[pts.size()];
       for (int i = 0; i < x.length; i++) {
-        x[i] = log2 ? Math.log(pts.get(i)[0]) / Math.log(2) : pts.get(i)[0];
-        y[i] = pts.get(i)[1];
+        double[] pt = pts.get(i);
+        x[i] = log2 ? Math.log(pt[0]) / Math.log(2) : pt[0];
+        y[i] = pt[1];
+        if (!Double.isNaN(pt[2])) {
+          errorBars.add(new ErrorBar(x[i], -1, 0, pt[2], pt[3], color(names, s.name)));
+        }
       }
       XYSeries xs = c.addSeries(s.name, x, y);
       xs.setLineColor(color(names, s.name));
@@ -173,8 +239,11 @@ public final class ChartWriter {
     return c;
   }
 
-  /** A bar panel: categories every series has (XChart needs the same categories in each series). */
-  private static CategoryChart bars(Chart.Panel p, List<String> names) {
+  /**
+   * A bar panel: categories every series has (XChart needs the same categories in each series). Adds
+   * the bars' ranges to errorBars, over the bar, in a darker shade of its colour.
+   */
+  private static CategoryChart bars(Chart.Panel p, List<String> names, List<ErrorBar> errorBars) {
     int width = Math.max(PW, 180 + p.categories.size() * (p.series.size() * 22 + 30));
     CategoryChart c = new CategoryChartBuilder().width(width).height(PH).title(p.title).xAxisTitle(p.xLabel)
         .yAxisTitle(p.yLabel).build();
@@ -188,14 +257,18 @@ public final class ChartWriter {
       }
     }
     List<Color> colors = new ArrayList<>();
+    List<ErrorBar> ranges = new ArrayList<>(); // slots counted once every series is in
     for (Chart.Series s : p.series.values()) {
       List<String> x = new ArrayList<>();
       List<Double> y = new ArrayList<>();
-      for (int cat : common) {
+      for (int i = 0; i < common.size(); i++) {
         for (double[] pt : s.points) {
-          if (pt[0] == cat) {
-            x.add(p.categories.get(cat));
+          if (pt[0] == common.get(i)) {
+            x.add(p.categories.get(common.get(i)));
             y.add(pt[1]);
+            if (!Double.isNaN(pt[2])) {
+              ranges.add(new ErrorBar(i, colors.size(), 0, pt[2], pt[3], color(names, s.name).darker()));
+            }
             break;
           }
         }
@@ -206,13 +279,29 @@ public final class ChartWriter {
         colors.add(s.dashed ? new Color(base.getRed(), base.getGreen(), base.getBlue(), 110) : base);
       }
     }
+    for (ErrorBar b : ranges) {
+      errorBars.add(new ErrorBar(b.x(), b.slot(), colors.size(), b.min(), b.max(), b.color()));
+    }
     c.getStyler().setSeriesColors(colors.toArray(new Color[0]));
     if (p.y != Chart.Scale.LINEAR) {
       // Bars start at the axis minimum, which must be positive on a log axis: the decade below the data.
-      double min = p.series.values().stream().flatMap(s -> s.points.stream()).mapToDouble(pt -> pt[1]).min()
-          .orElse(1);
-      c.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(min))));
+      c.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(lowest(p, true)))));
+    }
+    if (highest(p, true) > highest(p, false)) {
+      c.getStyler().setYAxisMax(highest(p, true) * (p.y == Chart.Scale.LINEAR ? 1.02 : 1.2));
     }
     return c;
+  }
+
+  /** The smallest value of the panel's points, their ranges' minima included or not (1 when empty). */
+  private static double lowest(Chart.Panel p, boolean ranges) {
+    return p.series.values().stream().flatMap(s -> s.points.stream())
+        .mapToDouble(pt -> ranges && !Double.isNaN(pt[2]) ? Math.min(pt[1], pt[2]) : pt[1]).min().orElse(1);
+  }
+
+  /** The largest value of the panel's points, their ranges' maxima included or not (1 when empty). */
+  private static double highest(Chart.Panel p, boolean ranges) {
+    return p.series.values().stream().flatMap(s -> s.points.stream())
+        .mapToDouble(pt -> ranges && !Double.isNaN(pt[3]) ? Math.max(pt[1], pt[3]) : pt[1]).max().orElse(1);
   }
 }
