@@ -243,13 +243,14 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /**
-   * Bytes of Java heap the arrays of a plain run take: the keys, absent keys, values and find results
-   * (BenchData and its Host; as long[] too with 64-bit keys), a GPU run's staging warm-up, and per
-   * mixed batch its ops, keys, values (and their copy), outcomes and the prefill keys.
+   * Bytes of Java heap the arrays of a plain run take at their peak: the keys, absent keys and values
+   * (BenchData; as long[] too with 64-bit keys), one path's placed copies with room for results and
+   * outcomes and the arrays they are read back into (BenchData.Placed), a GPU run's staging warm-up;
+   * per mixed batch its ops, keys, values and prefill keys, and one placed batch at a time.
    */
   static long heapBytes(long n, int keyBits, int mixes, long range, boolean gpu) {
-    long perKey = 16 + (keyBits == 64 ? 32 : 0) + (gpu ? 1 : 0);
-    return n * perKey + mixes * (14 * n + 4 * Math.min(range / 2, Integer.MAX_VALUE));
+    long perKey = (keyBits == 64 ? 78 : 34) + (gpu ? 1 : 0);
+    return n * perKey + mixes * (9 * n + 4 * Math.min(range / 2, Integer.MAX_VALUE)) + (mixes > 0 ? 11 * n : 0);
   }
 
   /**

@@ -20,7 +20,7 @@ class HeapCheckTest {
     long before = System.nanoTime();
     Cli r = Cli.run("bench", "--kind", "cpu", "--keys", "2^30");
     assertEquals(1, r.code, r.toString());
-    assertTrue(r.err.contains("wixlib: --keys 2^30 (1073741824) needs about 16.0 GiB of Java heap"), r.err);
+    assertTrue(r.err.contains("wixlib: --keys 2^30 (1073741824) needs about 34.0 GiB of Java heap"), r.err);
     assertTrue(r.err.contains("-Xmx"), r.err);
     assertFalse(r.err.contains("OutOfMemoryError") || r.err.contains("\tat "), "no stack trace: " + r.err);
     assertFalse(r.err.contains("run with -v"), r.err);
@@ -30,9 +30,9 @@ class HeapCheckTest {
 
   @Test
   void theNeedCountsEveryArray() {
-    assertEquals(16L << 20, BenchCommand.heapBytes(1 << 20, 32, 0, 0, false));
-    assertEquals(48L << 20, BenchCommand.heapBytes(1 << 20, 64, 0, 0, false));
-    assertEquals((16L + 2 * 14) * 1000 + 2 * 4 * 500, BenchCommand.heapBytes(1000, 32, 2, 1000, false));
+    assertEquals(34L << 20, BenchCommand.heapBytes(1 << 20, 32, 0, 0, false));
+    assertEquals(78L << 20, BenchCommand.heapBytes(1 << 20, 64, 0, 0, false));
+    assertEquals((34L + 2 * 9 + 11) * 1000 + 2 * 4 * 500, BenchCommand.heapBytes(1000, 32, 2, 1000, false));
     HeapTooSmallException e = assertThrows(HeapTooSmallException.class,
         () -> HeapTooSmallException.check(Runtime.getRuntime().maxMemory(), "a run", "Ask for less"));
     assertTrue(e.getMessage().startsWith("a run needs about ") && e.getMessage().contains("Ask for less, or raise"),
