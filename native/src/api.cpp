@@ -12,6 +12,9 @@
 #include "common/error.hpp"
 #include "common/table.hpp"
 #include "wixlib.h"
+#ifndef WIXLIB_VERSION_STRING
+#include "wixlib_build_id.h"  // WIXLIB_VERSION_STRING: the build id the Java loader checks
+#endif
 
 struct wx_table {
   std::unique_ptr<wx::Table> impl;

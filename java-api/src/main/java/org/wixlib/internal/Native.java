@@ -42,6 +42,11 @@ public final class Native {
     return wixlib_h.wx_version();
   }
 
+  /** wx_version_string() (the build id) without the load check: for NativeLoader's check only. */
+  static String rawVersionString() {
+    return string(wixlib_h.wx_version_string());
+  }
+
   public static int version() {
     ensureLoaded();
     return wixlib_h.wx_version();
