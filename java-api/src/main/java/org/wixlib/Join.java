@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import org.wixlib.internal.HostCopies;
 import org.wixlib.internal.Native;
+import org.wixlib.internal.NativeAccess;
 import org.wixlib.internal.Scratch;
 import org.wixlib.internal.ffi.wixlib_h;
 
@@ -49,9 +50,9 @@ public final class Join implements AutoCloseable {
   /** How build keys map to rows; {@link #code()} is the native {@code wx_join_build}. */
   public enum Build {
     /** Each key at most once. */
-    UNIQUE(wixlib_h.WX_JOIN_UNIQUE()),
+    UNIQUE(NativeAccess.code(wixlib_h::WX_JOIN_UNIQUE)),
     /** Any keys; the rows of one key are grouped. */
-    MULTI(wixlib_h.WX_JOIN_MULTI());
+    MULTI(NativeAccess.code(wixlib_h::WX_JOIN_MULTI));
 
     private final int code;
 

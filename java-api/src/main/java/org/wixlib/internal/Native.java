@@ -23,6 +23,10 @@ import org.wixlib.internal.ffi.wx_stats;
  * addresses; they become zero-length segments only to be passed back to native code.
  */
 public final class Native {
+  static {
+    NativeAccess.check();  // before the bindings initialize
+  }
+
   /** Memory-space flags ({@code wx_mem}). */
   public static final int MEM_HOST = wixlib_h.WX_MEM_HOST();
   public static final int MEM_DEVICE = wixlib_h.WX_MEM_DEVICE();

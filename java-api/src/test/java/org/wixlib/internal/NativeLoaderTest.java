@@ -3,8 +3,10 @@ package org.wixlib.internal;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -183,6 +185,16 @@ class NativeLoaderTest {
     assertTrue(r.output().contains(so.toString()) && r.output().contains(other) && r.output().contains(id),
         r.output());
     assertTrue(r.output().contains("must come from the same build"), r.output());
+  }
+
+  @Test
+  void freshJvmWithNativeAccessDeniedNamesTheFlag(@TempDir Path dir) throws Exception {
+    assumeTrue(Runtime.version().feature() >= 24, "--illegal-native-access exists from Java 24 on");
+    ProcessResult r = probeWith(List.of("--illegal-native-access=deny", "-Dwixlib.native.workdir=" + dir));
+    // The first class to touch the bindings fails to initialize, with this as its cause.
+    assertNotEquals(0, r.code(), r.output());
+    assertTrue(r.output().contains("org.wixlib.NativeLibraryException: wixlib: native access is denied to the"
+        + " class path: run java with --enable-native-access=ALL-UNNAMED"), r.output());
   }
 
   private static int indexOf(byte[] data, byte[] part) {
