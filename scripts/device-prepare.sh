@@ -17,7 +17,7 @@ mvn -B -q dependency:copy-dependencies -DincludeScope=test -DoutputDirectory="$P
 mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:"${JUNIT_PLATFORM:-1.14.1}" \
   -DoutputDirectory="$PWD/$carry/lib" -Dmdep.stripVersion=true
 cp java-api/target/*.jar cli/target/wixlib-cli.jar "$carry/lib/" 2>/dev/null || true
-rm -f "$carry"/lib/*-sources.jar
+rm -f "$carry"/lib/*-sources.jar "$carry"/lib/*-javadoc.jar
 for m in java-api cli; do
   mkdir -p "$carry/test-classes/$m"
   cp -r "$m/target/test-classes/." "$carry/test-classes/$m/" 2>/dev/null || true

@@ -125,7 +125,7 @@ public final class Join implements AutoCloseable {
       return this;
     }
 
-    /** Load factor of the join's table (0.05 <= f <= 1). */
+    /** Load factor of the join's table ({@code 0.05 <= f <= 1}). */
     public Builder maxLoadFactor(double f) {
       this.maxLoadFactor = ConfigChecks.maxLoadFactor(f);
       return this;
