@@ -5,8 +5,9 @@
 #     doclint, sources jar), installed into the local Maven repository;
 #  2. scripts/consumer.sh: examples/consumer, a project outside the build, against the installed jar
 #     on the class path and on the module path;
-#  3. scripts/sanitize.sh: the host tests under ASan/LSan/UBSan;
-#  4. scripts/fuzz.sh: the C API under libFuzzer for FUZZ_SECONDS (default 60).
+#  3. scripts/check-glibc.sh: the built libwixlib.so needs no newer glibc than the README states;
+#  4. scripts/sanitize.sh: the host tests under ASan/LSan/UBSan;
+#  5. scripts/fuzz.sh: the C API under libFuzzer for FUZZ_SECONDS (default 60).
 # About 6 minutes on 2 cores. Expects cmake, a C++ compiler, Maven and a JDK 22+ (scripts/java-env.sh
 # finds it); the fuzz step installs clang when none with libFuzzer is found.
 # Usage: scripts/ci.sh
@@ -19,6 +20,8 @@ step "build and tests (GPU tests skip without a device)"
 bash scripts/test.sh
 step "consumer project (installed jar, class path and module path)"
 bash scripts/consumer.sh
+step "glibc symbol versions of libwixlib.so"
+bash scripts/check-glibc.sh build/native/libwixlib.so
 step "host tests under sanitizers"
 bash scripts/sanitize.sh
 step "C API fuzzing"
