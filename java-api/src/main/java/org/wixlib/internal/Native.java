@@ -114,11 +114,23 @@ public final class Native {
   // ---- library -------------------------------------------------------------------------------
 
   public static boolean kindAvailable(int kind) {
+    return kindUnavailableReason(kind) == null;
+  }
+
+  /**
+   * Why the kind cannot run here (no CUDA build, no driver or one too old, no device, a GPU older than
+   * the build's architectures), or null when it can.
+   */
+  public static String kindUnavailableReason(int kind) {
     ensureLoaded();
     try (Arena a = Arena.ofConfined()) {
       MemorySegment out = a.allocate(JAVA_INT);
       check(wixlib_h.wx_kind_available(kind, out));
-      return out.get(JAVA_INT, 0) != 0;
+      if (out.get(JAVA_INT, 0) != 0) {
+        return null;
+      }
+      String why = lastError();
+      return why.isEmpty() ? "not available in this build of libwixlib.so" : why;
     }
   }
 
