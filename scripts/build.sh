@@ -5,5 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/java-env.sh
 jobs=$(nproc 2>/dev/null || echo 2)
-mvn -B -q install -DskipTests -Dwixlib.jobs="$jobs" "$@"
+# No javadoc here (mvn verify and scripts/test.sh build it): this is the quick path to a runnable jar.
+mvn -B -q install -DskipTests -Dmaven.javadoc.skip=true -Dwixlib.jobs="$jobs" "$@"
 echo "built: cli/target/wixlib-cli.jar (run bin/wixlib)" >&2

@@ -10,7 +10,7 @@ rm -rf "$carry" && mkdir -p "$carry/lib"
 
 # Jars and test classes. The .so packed here is a host build; the GPU machine builds its own with
 # CUDA and points the loader at it (wixlib.library.path).
-mvn -B -q install -DskipTests -Dwixlib.cuda=OFF -Dwixlib.native.dir="$PWD/build/native-nocuda"  # leaves build/native as it was
+mvn -B -q install -DskipTests -Dmaven.javadoc.skip=true -Dwixlib.cuda=OFF -Dwixlib.native.dir="$PWD/build/native-nocuda"  # leaves build/native as it was
 mvn -B -q test-compile -Dwixlib.native.skip=true
 mvn -B -q dependency:copy-dependencies -DincludeScope=test -DoutputDirectory="$PWD/$carry/lib" -Dmdep.useBaseVersion=true \
   -DexcludeArtifactIds=fastutil,xchart  # the shaded CLI jar already holds what it uses

@@ -16,7 +16,7 @@ import org.wixlib.NativeLibraryException;
  * <p>Order: (1) the system property {@code wixlib.library.path} (a file); (2) the library packed in
  * the jar at {@code /native/<platform>/libwixlib.so}, extracted into a directory of this user
  * ({@link PrivateDirectory}: {@code -Dwixlib.native.workdir}, {@code $XDG_CACHE_HOME/wixlib},
- * {@code ~/.cache/wixlib} or {@code /tmp/wixlib-<uid>}, mode 700, owner checked) as
+ * {@code ~/.cache/wixlib} or {@code ${java.io.tmpdir}/wixlib-<uid>}, mode 700, owner checked) as
  * {@code libwixlib-<content hash>.so} (temporary file, atomic rename; hashed again before loading);
  * (3) {@code System.loadLibrary("wixlib")} (java.library.path / LD_LIBRARY_PATH). Then the
  * library's build id ({@code wx_version_string()}: version and a hash of the native sources) must
@@ -75,7 +75,7 @@ public final class NativeLoader {
     }
   }
 
-  /** The version of this jar (Maven project version), e.g. "0.1.0". */
+  /** The version of this jar (Maven project version), e.g. "0.1.0-SNAPSHOT". */
   public static String javaApiVersion() {
     return resourceLine("/org/wixlib/wixlib-java-api.properties", "version");
   }
