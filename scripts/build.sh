@@ -13,5 +13,6 @@ case "$cuda" in
   ON|OFF|AUTO) ;;
   *) echo "build.sh: WIXLIB_CUDA must be ON, OFF or AUTO, got '$cuda'" >&2; exit 2 ;;
 esac
-mvn -B -q install -DskipTests -Dwixlib.jobs="$jobs" -Dwixlib.cuda="$cuda" "$@"
+# No javadoc here (mvn verify and scripts/test.sh build it): this is the quick path to a runnable jar.
+mvn -B -q install -DskipTests -Dmaven.javadoc.skip=true -Dwixlib.jobs="$jobs" -Dwixlib.cuda="$cuda" "$@"
 echo "built: cli/target/wixlib-cli.jar (run bin/wixlib; CUDA $cuda)" >&2

@@ -13,14 +13,14 @@ rm -rf "$carry" && mkdir -p "$carry/lib"
 
 # Jars and test classes. The .so packed here is a host build; the GPU machine builds its own with
 # CUDA and points the loader at it (wixlib.library.path).
-mvn -B -q install -DskipTests -Dwixlib.cuda=OFF -Dwixlib.native.dir="$PWD/build/native-nocuda"  # leaves build/native as it was
+mvn -B -q install -DskipTests -Dmaven.javadoc.skip=true -Dwixlib.cuda=OFF -Dwixlib.native.dir="$PWD/build/native-nocuda"  # leaves build/native as it was
 mvn -B -q test-compile -Dwixlib.native.skip=true
 mvn -B -q dependency:copy-dependencies -DincludeScope=test -DoutputDirectory="$PWD/$carry/lib" -Dmdep.useBaseVersion=true \
   -DexcludeArtifactIds=fastutil,xchart,duckdb_jdbc  # the shaded CLI jar holds what it uses; DuckDB: below
 mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:"${JUNIT_PLATFORM:-1.14.1}" \
   -DoutputDirectory="$PWD/$carry/lib" -Dmdep.stripVersion=true
 cp java-api/target/*.jar cli/target/wixlib-cli.jar "$carry/lib/" 2>/dev/null || true
-rm -f "$carry"/lib/*-sources.jar
+rm -f "$carry"/lib/*-sources.jar "$carry"/lib/*-javadoc.jar
 for m in java-api cli; do
   mkdir -p "$carry/test-classes/$m"
   cp -r "$m/target/test-classes/." "$carry/test-classes/$m/" 2>/dev/null || true

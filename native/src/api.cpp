@@ -12,6 +12,9 @@
 #include "common/error.hpp"
 #include "common/table.hpp"
 #include "wixlib.h"
+#ifndef WIXLIB_VERSION_STRING
+#include "wixlib_build_id.h"  // WIXLIB_VERSION_STRING: the build id the Java loader checks
+#endif
 
 struct wx_table {
   std::unique_ptr<wx::Table> impl;
@@ -129,13 +132,10 @@ int32_t wx_kind_available(int32_t kind, int32_t* available) {
   return guarded([&]() -> int32_t {
     require(available != nullptr, "available is NULL");
     require(kind == WX_KIND_CPU || is_gpu_kind(kind), "unknown kind " + std::to_string(kind));
-#ifdef WIXLIB_HAVE_CUDA
-    *available = kind == WX_KIND_CPU || wx::dev::count() > 0;
-    if (!*available) t_last_error = "no CUDA device is available (no GPU or no driver)";
-#else
-    *available = kind == WX_KIND_CPU;
-    if (!*available) t_last_error = "this build of wixlib has no CUDA support";
-#endif
+    // A GPU kind: the message says why not (no CUDA build, driver, device, architecture).
+    const std::string why = kind == WX_KIND_CPU ? std::string() : wx::dev::unavailable_reason();
+    *available = why.empty();
+    if (!why.empty()) t_last_error = why;
     return WX_OK;
   });
 }
@@ -461,8 +461,9 @@ void check_config(const wx_config& c) {
           "mixed_group " + std::to_string(c.mixed_group) + " is outside [0, " + std::to_string(WX_MIXED_GROUP_MAX) + "]");
   if (is_gpu_kind(c.kind)) {
 #ifdef WIXLIB_HAVE_CUDA
-    if (wx::dev::count() == 0) fail(WX_ERR_NO_DEVICE, "no CUDA device is available (no GPU or no driver)");
+    if (wx::dev::count() == 0) fail(WX_ERR_NO_DEVICE, wx::dev::unavailable_reason());
     require(c.device >= 0 && c.device < wx::dev::count(), "device " + std::to_string(c.device) + " does not exist");
+    if (const std::string why = wx::dev::unusable_reason(c.device); !why.empty()) fail(WX_ERR_NO_DEVICE, why);
 #else
     fail(WX_ERR_NO_DEVICE, "GLHT and Hive need a CUDA build of wixlib; this one was built without CUDA");
 #endif

@@ -23,7 +23,11 @@ void library_calls() {
   CHECK(wx_version() == ((WX_VERSION_MAJOR << 16) | (WX_VERSION_MINOR << 8) | WX_VERSION_PATCH));
   char expect[32];
   std::snprintf(expect, sizeof expect, "%d.%d.%d", WX_VERSION_MAJOR, WX_VERSION_MINOR, WX_VERSION_PATCH);
-  CHECK_MSG(std::string(wx_version_string()) == expect, "version string %s", wx_version_string());
+  // "x.y.z+<source hash>": the build id the Java loader compares with its jar's.
+  const std::string id = wx_version_string();
+  CHECK_MSG(id.rfind(std::string(expect) + "+", 0) == 0 && id.size() == std::strlen(expect) + 13 &&
+                id.find_first_not_of("0123456789abcdef", std::strlen(expect) + 1) == std::string::npos,
+            "version string %s", wx_version_string());
   std::set<std::string> names;
   for (int32_t s = WX_OK; s <= WX_ERR_INTERNAL; ++s) {
     CHECK(wx_status_name(s) != nullptr);
@@ -44,6 +48,15 @@ void library_calls() {
   int32_t count = -1;
   CHECK_OK(wx_device_count(&count));
   CHECK(count >= 0);
+  // A GPU kind that cannot run says why (no CUDA build, driver, device, architecture); one that can, nothing.
+  for (int32_t kind : {WX_KIND_GLHT, WX_KIND_HIVE}) {
+    int32_t gpu = -1;
+    CHECK_OK(wx_kind_available(kind, &gpu));
+    const std::string why = wx_last_error();
+    CHECK_MSG(gpu == 1 ? why.empty() : !why.empty(), "kind %d available %d, reason '%s'", kind, gpu, why.c_str());
+    if (rt == 0) CHECK_MSG(why == "this build of wixlib has no CUDA support", "reason '%s'", why.c_str());
+    if (gpu == 1) CHECK(count > 0);
+  }
   expect_error(wx_device_count(nullptr), WX_ERR_INVALID_ARGUMENT, "device_count NULL");
   // Host-to-host copies work everywhere; bad flags and NULL pointers are refused.
   uint32_t a[4] = {1, 2, 3, 4}, b[4] = {0, 0, 0, 0};

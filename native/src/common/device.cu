@@ -20,7 +20,7 @@ int count() {
 
 static void check_ordinal(int device) {
   int n = count();
-  if (n == 0) fail(WX_ERR_NO_DEVICE, "no CUDA device is available (no GPU or no driver)");
+  if (n == 0) fail(WX_ERR_NO_DEVICE, unavailable_reason());
   if (device < 0 || device >= n)
     fail(WX_ERR_INVALID_ARGUMENT,
          "device " + std::to_string(device) + " does not exist (" + std::to_string(n) + " found)");
@@ -77,7 +77,7 @@ void copy(void* dst, const void* src, uint64_t bytes) {
 }
 
 void* host_alloc(uint64_t bytes) {
-  if (count() == 0) fail(WX_ERR_NO_DEVICE, "no CUDA device is available (no GPU or no driver)");
+  if (count() == 0) fail(WX_ERR_NO_DEVICE, unavailable_reason());
   void* p = nullptr;
   WX_CUDA(cudaHostAlloc(&p, bytes, cudaHostAllocPortable));
   return p;
@@ -86,7 +86,7 @@ void* host_alloc(uint64_t bytes) {
 void host_free(void* p) { WX_CUDA(cudaFreeHost(p)); }
 
 void host_register(void* p, uint64_t bytes) {
-  if (count() == 0) fail(WX_ERR_NO_DEVICE, "no CUDA device is available (no GPU or no driver)");
+  if (count() == 0) fail(WX_ERR_NO_DEVICE, unavailable_reason());
   WX_CUDA(cudaHostRegister(p, bytes, cudaHostRegisterPortable));
 }
 

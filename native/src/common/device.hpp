@@ -10,6 +10,12 @@
 namespace wx::dev {
 
 int count();  // 0 where no driver or device
+// Why no device can run this build's kernels, "" when one can: no driver, a driver older than the
+// CUDA runtime linked in, no device, or only GPUs older than the oldest architecture built
+// (common/reach.cu).
+std::string unavailable_reason();
+// Why `device` (an existing ordinal) cannot run this build's kernels, "" when it can.
+std::string unusable_reason(int device);
 std::string name(int device);
 void memory(int device, uint64_t* free_bytes, uint64_t* total_bytes);
 void properties(int device, int32_t* compute_capability, int32_t* multiprocessors);

@@ -94,7 +94,7 @@ double host_copy_rate(void* dst, uint64_t bytes, unsigned threads) {
 }  // namespace
 
 wx_link_rates measure_link(int device, uint64_t bytes) {
-  if (count() == 0) fail(WX_ERR_NO_DEVICE, "no CUDA device is available (no GPU or no driver)");
+  if (count() == 0) fail(WX_ERR_NO_DEVICE, unavailable_reason());
   DeviceScope scope(device);
   PinnedBuffer host_a(bytes), host_b(bytes);
   DeviceArray<char> dev_a(bytes), dev_b(bytes);

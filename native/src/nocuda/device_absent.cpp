@@ -9,6 +9,8 @@ namespace {
 }  // namespace
 
 int count() { return 0; }
+std::string unavailable_reason() { return "this build of wixlib has no CUDA support"; }
+std::string unusable_reason(int) { return unavailable_reason(); }
 std::string name(int) { absent(); }
 void memory(int, uint64_t*, uint64_t*) { absent(); }
 void properties(int, int32_t*, int32_t*) { absent(); }

@@ -1,5 +1,6 @@
 package org.wixlib;
 
+import org.wixlib.internal.NativeAccess;
 import org.wixlib.internal.ffi.wixlib_h;
 
 /**
@@ -8,6 +9,10 @@ import org.wixlib.internal.ffi.wixlib_h;
  * is created, so these only fail earlier, never differently.
  */
 final class ConfigChecks {
+  static {
+    NativeAccess.check();  // before the bindings initialize
+  }
+
   static final double LOAD_FACTOR_MIN = wixlib_h.WX_LOAD_FACTOR_MIN();
   static final double LOAD_FACTOR_MAX = wixlib_h.WX_LOAD_FACTOR_MAX();
   static final long STAGING_CHUNK_MIN = wixlib_h.WX_STAGING_CHUNK_MIN();

@@ -235,7 +235,7 @@ public final class HashTable implements AutoCloseable {
 
     /**
      * GLHT, 32-bit keys: the smallest insert into an empty table that is bulk-built by sorting
-     * (default 2^24); 0 never bulk-builds. Must be >= 0.
+     * (default 2^24); 0 never bulk-builds. Must be {@code >= 0}.
      */
     public Builder buildMin(long keys) {
       this.buildMin = ConfigChecks.buildMin(keys);

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import org.wixlib.internal.HostCopies;
 import org.wixlib.internal.Native;
+import org.wixlib.internal.NativeAccess;
 import org.wixlib.internal.Scratch;
 import org.wixlib.internal.ffi.wixlib_h;
 
@@ -49,9 +50,9 @@ public final class Join implements AutoCloseable {
   /** How build keys map to rows; {@link #code()} is the native {@code wx_join_build}. */
   public enum Build {
     /** Each key at most once. */
-    UNIQUE(wixlib_h.WX_JOIN_UNIQUE()),
+    UNIQUE(NativeAccess.code(wixlib_h::WX_JOIN_UNIQUE)),
     /** Any keys; the rows of one key are grouped. */
-    MULTI(wixlib_h.WX_JOIN_MULTI());
+    MULTI(NativeAccess.code(wixlib_h::WX_JOIN_MULTI));
 
     private final int code;
 
@@ -124,7 +125,7 @@ public final class Join implements AutoCloseable {
       return this;
     }
 
-    /** Load factor of the join's table (0.05 <= f <= 1). */
+    /** Load factor of the join's table ({@code 0.05 <= f <= 1}). */
     public Builder maxLoadFactor(double f) {
       this.maxLoadFactor = ConfigChecks.maxLoadFactor(f);
       return this;

@@ -1,16 +1,17 @@
 package org.wixlib;
 
 import java.util.Locale;
+import org.wixlib.internal.NativeAccess;
 import org.wixlib.internal.ffi.wixlib_h;
 
 /** The table designs of wixlib; {@link #code()} is the native {@code wx_kind}. */
 public enum TableKind {
   /** Concurrent hopscotch table on the host (runs everywhere). */
-  CPU(wixlib_h.WX_KIND_CPU()),
+  CPU(NativeAccess.code(wixlib_h::WX_KIND_CPU)),
   /** GPU lock-free hopscotch, warp-cooperative. */
-  GLHT(wixlib_h.WX_KIND_GLHT()),
+  GLHT(NativeAccess.code(wixlib_h::WX_KIND_GLHT)),
   /** GPU bucketed cuckoo with stash and linear-hashing resize. */
-  HIVE(wixlib_h.WX_KIND_HIVE());
+  HIVE(NativeAccess.code(wixlib_h::WX_KIND_HIVE));
 
   private final int code;
 

@@ -1,7 +1,10 @@
 package org.wixlib;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.wixlib.internal.Native;
 import org.wixlib.internal.NativeLoader;
 
@@ -15,15 +18,19 @@ public final class Wixlib {
    * @param nativeVersion version string of libwixlib.so
    * @param javaApiVersion version of this jar
    * @param availableKinds kinds this build has and (for GPU kinds) a usable device exists for
-   * @param devices CUDA devices (empty without a device, driver or CUDA build)
+   * @param devices CUDA devices (empty without a device, driver or CUDA build); a device listed here
+   *     may still be unusable (a GPU older than the build's architectures)
    * @param cudaRuntimeVersion 1000*major + 10*minor, 0 when absent
    * @param cudaDriverVersion 1000*major + 10*minor, 0 when absent
+   * @param unavailableReasons why each kind missing from {@code availableKinds} cannot run here
    */
   public record Info(String nativeVersion, String javaApiVersion, List<TableKind> availableKinds,
-      List<DeviceInfo> devices, int cudaRuntimeVersion, int cudaDriverVersion) {
+      List<DeviceInfo> devices, int cudaRuntimeVersion, int cudaDriverVersion,
+      Map<TableKind, String> unavailableReasons) {
     public Info {
       availableKinds = List.copyOf(availableKinds);
       devices = List.copyOf(devices);
+      unavailableReasons = Map.copyOf(unavailableReasons);
     }
   }
 
@@ -43,13 +50,17 @@ public final class Wixlib {
   public static Info info() {
     Native.ensureLoaded();
     List<TableKind> kinds = new ArrayList<>();
+    Map<TableKind, String> reasons = new EnumMap<>(TableKind.class);
     for (TableKind k : TableKind.values()) {
-      if (isAvailable(k)) {
+      String why = Native.kindUnavailableReason(k.code());
+      if (why == null) {
         kinds.add(k);
+      } else {
+        reasons.put(k, why);
       }
     }
     int[] cuda = Native.cudaVersions();
-    return new Info(nativeVersion(), javaApiVersion(), kinds, devices(), cuda[0], cuda[1]);
+    return new Info(nativeVersion(), javaApiVersion(), kinds, devices(), cuda[0], cuda[1], reasons);
   }
 
   /** The CUDA devices (empty without a device, driver or CUDA build). */
@@ -66,10 +77,20 @@ public final class Wixlib {
 
   /** True when this build has the kind and (for GPU kinds) a usable device exists. */
   public static boolean isAvailable(TableKind kind) {
+    return unavailableReason(kind).isEmpty();
+  }
+
+  /**
+   * Why {@code kind} cannot run here, empty when it can: e.g. "this build of wixlib has no CUDA
+   * support", "no CUDA device was found", "the NVIDIA driver supports CUDA 12.2; this build needs
+   * 13.0 or newer (update the driver)", "GPU 0 is sm_80 (NVIDIA A100-SXM4-80GB); this build runs on
+   * sm_90 and newer".
+   */
+  public static Optional<String> unavailableReason(TableKind kind) {
     if (kind == null) {
       throw new NullPointerException("kind");
     }
-    return Native.kindAvailable(kind.code());
+    return Optional.ofNullable(Native.kindUnavailableReason(kind.code()));
   }
 
   /**

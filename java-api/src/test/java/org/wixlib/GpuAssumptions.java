@@ -23,11 +23,11 @@ public final class GpuAssumptions {
 
   /** Returns when {@code kind} is usable; otherwise skips the test, or fails it when a GPU is required. */
   public static void requireOrSkip(TableKind kind) {
-    boolean available = Wixlib.isAvailable(kind);
-    if (available) {
+    java.util.Optional<String> reason = Wixlib.unavailableReason(kind);
+    if (reason.isEmpty()) {
       return;
     }
-    String why = kind + " is not available here (no CUDA device, no driver, or a build without CUDA)";
+    String why = kind + " is not available here (" + reason.get() + ")";
     if (gpuRequired()) {
       Assertions.fail(why + ", but WIXLIB_REQUIRE_GPU is set");
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.wixlib.internal.ffi.wixlib_h;
 
@@ -63,14 +64,23 @@ class TypesTest {
   @Test
   void infoIsConsistent() {
     Wixlib.Info info = Wixlib.info();
-    assertEquals("0.1.0", info.javaApiVersion());
-    assertEquals(info.javaApiVersion(), info.nativeVersion());
+    assertTrue(info.javaApiVersion().matches("\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?"), info.javaApiVersion());
+    // The native version is the build id: the jar's version (less -SNAPSHOT) and a hash of the sources.
+    assertTrue(info.nativeVersion().startsWith(info.javaApiVersion().replace("-SNAPSHOT", "") + "+"),
+        info.nativeVersion());
     assertTrue(info.availableKinds().contains(TableKind.CPU));
     for (TableKind k : TableKind.values()) {
       assertEquals(Wixlib.isAvailable(k), info.availableKinds().contains(k), k.name());
     }
+    for (TableKind k : TableKind.values()) {
+      String why = info.unavailableReasons().get(k);
+      assertEquals(info.availableKinds().contains(k), why == null, k + ": a reason iff unavailable");
+      assertEquals(Wixlib.unavailableReason(k).orElse(null), why, k.name());
+      assertTrue(why == null || !why.isBlank(), k.name());
+    }
     boolean gpu = Wixlib.isAvailable(TableKind.GLHT);
-    assertEquals(gpu, !info.devices().isEmpty(), "devices listed iff a GPU kind is available");
+    // A listed device may be too old for the build, so only one way round.
+    assertTrue(!gpu || !info.devices().isEmpty(), "a GPU kind is available only with a device");
     for (Wixlib.DeviceInfo d : info.devices()) {
       assertTrue(d.totalBytes() > 0 && d.freeBytes() <= d.totalBytes(), d.toString());
       assertTrue(d.computeCapability() >= 30 && d.multiprocessors() > 0, d.toString());
@@ -83,8 +93,24 @@ class TypesTest {
   }
 
   @Test
+  void anUnavailableGpuKindSaysWhyAndTablesOfItAreRefusedWithTheSameReason() {
+    org.junit.jupiter.api.Assumptions.assumeFalse(Wixlib.isAvailable(TableKind.GLHT), "a usable GPU is present");
+    String why = Wixlib.unavailableReason(TableKind.GLHT).orElseThrow();
+    assertEquals(why, Wixlib.unavailableReason(TableKind.HIVE).orElseThrow());
+    boolean cudaBuild = Wixlib.info().cudaRuntimeVersion() != 0;
+    if (!cudaBuild) {
+      assertEquals("this build of wixlib has no CUDA support", why);
+    }
+    for (TableKind k : new TableKind[] {TableKind.GLHT, TableKind.HIVE}) {
+      NoDeviceException e = assertThrows(NoDeviceException.class, () -> HashTable.builder().kind(k).build());
+      assertTrue(e.getMessage().contains(cudaBuild ? why : "CUDA"), e.getMessage());
+    }
+    assertEquals(Optional.empty(), Wixlib.unavailableReason(TableKind.CPU));
+  }
+
+  @Test
   void deviceCallsWithoutAGpuThrowNoDevice() {
-    org.junit.jupiter.api.Assumptions.assumeFalse(Wixlib.isAvailable(TableKind.GLHT), "a GPU is present");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Wixlib.devices().isEmpty(), "a CUDA device is present");
     NoDeviceException e = assertThrows(NoDeviceException.class, () -> DeviceBuffer.allocate(0, 64));
     assertEquals("NO_DEVICE", e.statusName());
     assertThrows(NoDeviceException.class, () -> HashTable.builder().kind(TableKind.HIVE).build());

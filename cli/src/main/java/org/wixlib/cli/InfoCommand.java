@@ -1,7 +1,9 @@
 package org.wixlib.cli;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.wixlib.TableKind;
 import org.wixlib.Wixlib;
@@ -17,8 +19,9 @@ import picocli.CommandLine.Mixin;
     sortOptions = false,
     description = {
       "Shows what this machine can run: library versions (native, Java API, Java runtime), the table"
-          + " kinds available, the CUDA runtime and driver, and every CUDA device (name, memory,"
-          + " compute capability, multiprocessors)."
+          + " kinds available and why the others are not (no CUDA build, no driver or one too old, no"
+          + " device, a GPU older than the build's architectures), the CUDA runtime and driver, and every"
+          + " CUDA device (name, memory, compute capability, multiprocessors)."
     },
     footerHeading = "%nExamples:%n",
     footer = {
@@ -55,6 +58,7 @@ final class InfoCommand implements Callable<Integer> {
       }
     }
     r.field("kinds_unavailable", missing);
+    r.field("why_unavailable", whyUnavailable(info));
     r.field("cuda_runtime", Texts.cudaVersion(info.cudaRuntimeVersion()));
     r.field("cuda_driver", Texts.cudaVersion(info.cudaDriverVersion()));
     r.field("host_cpu", HostInfo.cpuModel());
@@ -65,5 +69,22 @@ final class InfoCommand implements Callable<Integer> {
           Texts.computeCapability(d.computeCapability()), d.multiprocessors());
     }
     return r;
+  }
+
+  /** "glht, hive: reason" per distinct reason, or null when every kind is available. */
+  static String whyUnavailable(Wixlib.Info info) {
+    Map<String, List<TableKind>> byReason = new LinkedHashMap<>();
+    for (TableKind k : TableKind.values()) {
+      String why = info.unavailableReasons().get(k);
+      if (why != null) {
+        byReason.computeIfAbsent(why, w -> new ArrayList<>()).add(k);
+      }
+    }
+    if (byReason.isEmpty()) {
+      return null;
+    }
+    List<String> parts = new ArrayList<>();
+    byReason.forEach((why, kinds) -> parts.add(String.join(", ", Texts.kindNames(kinds)) + ": " + why));
+    return String.join("; ", parts);
   }
 }

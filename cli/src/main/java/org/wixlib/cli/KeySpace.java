@@ -45,7 +45,7 @@ public final class KeySpace {
     return size;
   }
 
-  /** The key of index i, 0 <= i < size. */
+  /** The key of index i, {@code 0 <= i < size}. */
   public int key(long i) {
     int k = raw(i);
     if (k == HashTable.EMPTY_KEY) {

@@ -88,17 +88,9 @@ public final class TableOptions {
       return device < count ? null
           : "CUDA device " + device + " does not exist (" + count + " device(s))";
     }
-    if (!kind.isGpu()) {
-      return "kind cpu is not available in this libwixlib.so";
-    }
-    Wixlib.Info info = Wixlib.info();
-    if (info.cudaRuntimeVersion() == 0) {
-      return "kind " + Texts.kindName(kind) + " needs a GPU: this libwixlib.so was built without CUDA";
-    }
-    if (info.devices().isEmpty()) {
-      return "kind " + Texts.kindName(kind) + " needs a GPU: no CUDA device or driver found";
-    }
-    return "kind " + Texts.kindName(kind) + " is not available on this machine";
+    String why = Wixlib.unavailableReason(kind).orElse("not available on this machine");
+    return kind.isGpu() ? "kind " + Texts.kindName(kind) + " needs a usable GPU: " + why
+        : "kind " + Texts.kindName(kind) + " is not available: " + why;
   }
 
   /** Throws {@link KindUnavailableException} (exit code 3) when the kind cannot run here. */

@@ -23,6 +23,10 @@ import org.wixlib.internal.ffi.wx_stats;
  * addresses; they become zero-length segments only to be passed back to native code.
  */
 public final class Native {
+  static {
+    NativeAccess.check();  // before the bindings initialize
+  }
+
   /** Memory-space flags ({@code wx_mem}). */
   public static final int MEM_HOST = wixlib_h.WX_MEM_HOST();
   public static final int MEM_DEVICE = wixlib_h.WX_MEM_DEVICE();
@@ -40,6 +44,11 @@ public final class Native {
   /** wx_version() without the load check: for NativeLoader's version check only. */
   static int rawVersion() {
     return wixlib_h.wx_version();
+  }
+
+  /** wx_version_string() (the build id) without the load check: for NativeLoader's check only. */
+  static String rawVersionString() {
+    return string(wixlib_h.wx_version_string());
   }
 
   public static int version() {
@@ -105,11 +114,23 @@ public final class Native {
   // ---- library -------------------------------------------------------------------------------
 
   public static boolean kindAvailable(int kind) {
+    return kindUnavailableReason(kind) == null;
+  }
+
+  /**
+   * Why the kind cannot run here (no CUDA build, no driver or one too old, no device, a GPU older than
+   * the build's architectures), or null when it can.
+   */
+  public static String kindUnavailableReason(int kind) {
     ensureLoaded();
     try (Arena a = Arena.ofConfined()) {
       MemorySegment out = a.allocate(JAVA_INT);
       check(wixlib_h.wx_kind_available(kind, out));
-      return out.get(JAVA_INT, 0) != 0;
+      if (out.get(JAVA_INT, 0) != 0) {
+        return null;
+      }
+      String why = lastError();
+      return why.isEmpty() ? "not available in this build of libwixlib.so" : why;
     }
   }
 

@@ -2,35 +2,35 @@ package org.wixlib.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Properties;
 import org.wixlib.NativeLibraryException;
 
 /**
- * Finds and loads libwixlib.so, once per JVM, then checks its version against this jar's.
+ * Finds and loads libwixlib.so, once per JVM, then checks that it is the build this jar was made
+ * with.
  *
  * <p>Order: (1) the system property {@code wixlib.library.path} (a file); (2) the library packed in
- * the jar at {@code /native/<platform>/libwixlib.so}, extracted once to
- * {@code ${wixlib.native.workdir:-java.io.tmpdir}/wixlib-<version>-<content hash>/libwixlib.so}
- * (written to a temp file then renamed atomically, so concurrent JVMs are safe); (3)
- * {@code System.loadLibrary("wixlib")} (java.library.path / LD_LIBRARY_PATH). The generated bindings
- * look symbols up with {@code SymbolLookup.loaderLookup()}, which sees the library once this class
- * (same class loader) has loaded it.
+ * the jar at {@code /native/<platform>/libwixlib.so}, extracted into a directory of this user
+ * ({@link PrivateDirectory}: {@code -Dwixlib.native.workdir}, {@code $XDG_CACHE_HOME/wixlib},
+ * {@code ~/.cache/wixlib} or {@code ${java.io.tmpdir}/wixlib-<uid>}, mode 700, owner checked) as
+ * {@code libwixlib-<content hash>.so} (temporary file, atomic rename; hashed again before loading);
+ * (3) {@code System.loadLibrary("wixlib")} (java.library.path / LD_LIBRARY_PATH). Then the
+ * library's build id ({@code wx_version_string()}: version and a hash of the native sources) must
+ * equal the one packed in the jar. The generated bindings look symbols up with
+ * {@code SymbolLookup.loaderLookup()}, which sees the library once this class (same class loader)
+ * has loaded it.
  */
 public final class NativeLoader {
   /** System property naming the library file to load instead of the packed one. */
   public static final String PATH_PROPERTY = "wixlib.library.path";
-  /** System property naming the folder the packed library is extracted into. */
-  public static final String WORKDIR_PROPERTY = "wixlib.native.workdir";
+  /** System property naming the directory the packed library is extracted into. */
+  public static final String WORKDIR_PROPERTY = PrivateDirectory.PROPERTY;
   static final String LIBRARY_FILE = "libwixlib.so";
+  static final String BUILD_ID_RESOURCE = "/org/wixlib/wixlib-build-id.txt";
 
   private static final Object LOCK = new Object();
   private static volatile boolean loaded;
@@ -52,14 +52,17 @@ public final class NativeLoader {
         throw failure;
       }
       try {
-        loadedFrom = loadLibrary();
+        String from = loadLibrary();
         checkVersion(Native.rawVersion(), javaApiVersion());
+        checkBuildId(Native.rawVersionString(), jarBuildId(), from);
+        loadedFrom = from;
         loaded = true;
       } catch (NativeLibraryException e) {
         failure = e;
         throw e;
       } catch (RuntimeException | LinkageError e) {
-        failure = new NativeLibraryException("wixlib: loading the native library failed: " + e, e);
+        failure = isNativeAccessDenied(e) ? nativeAccessDenied(e)
+            : new NativeLibraryException("wixlib: loading the native library failed: " + e, e);
         throw failure;
       }
     }
@@ -72,21 +75,37 @@ public final class NativeLoader {
     }
   }
 
-  /** The version of this jar (Maven project version), e.g. "0.1.0". */
+  /** The version of this jar (Maven project version), e.g. "0.1.0-SNAPSHOT". */
   public static String javaApiVersion() {
-    try (InputStream in = NativeLoader.class.getResourceAsStream("/org/wixlib/wixlib-java-api.properties")) {
+    return resourceLine("/org/wixlib/wixlib-java-api.properties", "version");
+  }
+
+  /** The build id packed in this jar: the one libwixlib.so must report. */
+  public static String jarBuildId() {
+    return resourceLine(BUILD_ID_RESOURCE, null);
+  }
+
+  /** A property of a properties resource, or (key null) the first line of a text resource. */
+  private static String resourceLine(String resource, String key) {
+    try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new NativeLibraryException("wixlib: /org/wixlib/wixlib-java-api.properties missing from the jar");
+        throw new NativeLibraryException("wixlib: " + resource + " is missing from the jar (build it with Maven)");
       }
-      Properties p = new Properties();
-      p.load(in);
-      String v = p.getProperty("version", "").trim();
+      String v;
+      if (key == null) {
+        v = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().findFirst().orElse("");
+      } else {
+        Properties p = new Properties();
+        p.load(in);
+        v = p.getProperty(key, "");
+      }
+      v = v.trim();
       if (v.isEmpty() || v.startsWith("$")) {
-        throw new NativeLibraryException("wixlib: the jar's version property is not set: '" + v + "'");
+        throw new NativeLibraryException("wixlib: " + resource + " in the jar is not filled in: '" + v + "'");
       }
       return v;
     } catch (IOException e) {
-      throw new NativeLibraryException("wixlib: cannot read the jar's version: " + e.getMessage(), e);
+      throw new NativeLibraryException("wixlib: cannot read " + resource + " from the jar: " + e.getMessage(), e);
     }
   }
 
@@ -114,7 +133,8 @@ public final class NativeLoader {
     String resource = "/native/" + platform() + "/" + LIBRARY_FILE;
     byte[] packed = readResource(resource);
     if (packed != null) {
-      Path file = extract(packed, workDir(), javaApiVersion());
+      Path file = Extraction.extract(packed, PrivateDirectory.forThisUser());
+      Extraction.verify(file, Extraction.sha256(packed));
       loadFile(file, "library packed in the jar (" + resource + ")");
       return file.toString();
     }
@@ -139,17 +159,11 @@ public final class NativeLoader {
     try {
       System.load(abs.toString());
     } catch (UnsatisfiedLinkError e) {
+      String hint = e.getMessage() != null && e.getMessage().contains("failed to map segment")
+          ? " (is its directory on a noexec mount? set -D" + WORKDIR_PROPERTY + " to another directory)" : "";
       throw new NativeLibraryException("wixlib: cannot load native library " + abs + " (from " + origin
-          + "): " + e.getMessage(), e);
+          + "): " + e.getMessage() + hint, e);
     }
-  }
-
-  static Path workDir() {
-    String dir = System.getProperty(WORKDIR_PROPERTY);
-    if (dir == null || dir.isBlank()) {
-      dir = System.getProperty("java.io.tmpdir");
-    }
-    return Path.of(dir);
   }
 
   private static byte[] readResource(String resource) {
@@ -161,44 +175,39 @@ public final class NativeLoader {
   }
 
   /**
-   * Writes the library to {@code <workDir>/wixlib-<version>-<hash>/libwixlib.so} unless an identical
-   * file is there already. A temp file renamed atomically keeps concurrent JVMs from seeing a partial
-   * file.
+   * Throws unless the library's build id equals the jar's: a jar runs only with the libwixlib.so
+   * built from the same sources (the C structures and rules it was written against).
    */
-  static Path extract(byte[] library, Path workDir, String version) {
-    String hash = sha256(library).substring(0, 16);
-    Path dir = workDir.resolve("wixlib-" + version + "-" + hash);
-    Path target = dir.resolve(LIBRARY_FILE);
-    try {
-      if (Files.isRegularFile(target) && Files.size(target) == library.length
-          && sha256(Files.readAllBytes(target)).startsWith(hash)) {
-        return target;
-      }
-      Files.createDirectories(dir);
-      Path tmp = Files.createTempFile(dir, LIBRARY_FILE + ".", ".tmp");
-      try {
-        Files.write(tmp, library);
-        try {
-          Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-          Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-        }
-      } finally {
-        Files.deleteIfExists(tmp);
-      }
-      return target;
-    } catch (IOException | UncheckedIOException e) {
-      throw new NativeLibraryException("wixlib: cannot extract the native library to " + target + ": " + e
-          + " (set -D" + WORKDIR_PROPERTY + " to a writable folder)", e);
+  static void checkBuildId(String nativeId, String jarId, String from) {
+    if (!nativeId.equals(jarId)) {
+      throw new NativeLibraryException("wixlib: the native library " + from + " is build " + nativeId
+          + ", but this jar was built with " + jarId + ": the jar and libwixlib.so must come from the same"
+          + " build. Rebuild both (mvn install), or point -D" + PATH_PROPERTY
+          + " at the libwixlib.so built with this jar.");
     }
   }
 
-  static String sha256(byte[] data) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
+  /** The flag that grants native access to this code: its module's name, or ALL-UNNAMED on the class path. */
+  public static String nativeAccessFlag() {
+    Module m = NativeLoader.class.getModule();
+    return "--enable-native-access=" + (m.isNamed() ? m.getName() : "ALL-UNNAMED");
+  }
+
+  private static boolean isNativeAccessDenied(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IllegalCallerException) {
+        return true;
+      }
     }
+    return false;
+  }
+
+  static NativeLibraryException nativeAccessDenied(Throwable e) {
+    return new NativeLibraryException("wixlib: native access is denied to " + (NativeLoader.class.getModule().isNamed()
+        ? "module " + NativeLoader.class.getModule().getName() : "the class path") + ": run java with "
+        + nativeAccessFlag() + " (on the class path --enable-native-access=ALL-UNNAMED, on the module path"
+        + " --enable-native-access=org.wixlib), or put 'Enable-Native-Access: ALL-UNNAMED' in the manifest"
+        + " of an executable jar (" + e + ")", e);
   }
 
   /** Splits "major.minor.patch[-qualifier]" into {major, minor, patch}; missing parts are 0. */
@@ -229,7 +238,7 @@ public final class NativeLoader {
     return out;
   }
 
-  /** The native encoding of a version string: (major << 16) | (minor << 8) | patch. */
+  /** The native encoding of a version string: {@code (major << 16) | (minor << 8) | patch}. */
   public static int encodeVersion(String version) {
     int[] v = parseVersion(version);
     return (v[0] << 16) | (v[1] << 8) | v[2];

@@ -15,6 +15,10 @@ import org.wixlib.internal.ffi.wixlib_h;
 
 /** Native status codes ({@code wx_status}, from the generated bindings) and their exceptions. */
 public final class Status {
+  static {
+    NativeAccess.check();  // before the bindings initialize
+  }
+
   public static final int OK = wixlib_h.WX_OK();
   public static final int INVALID_ARGUMENT = wixlib_h.WX_ERR_INVALID_ARGUMENT();
   public static final int INVALID_KEY = wixlib_h.WX_ERR_INVALID_KEY();

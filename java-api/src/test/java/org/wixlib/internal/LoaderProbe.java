@@ -10,8 +10,10 @@ public final class LoaderProbe {
   public static void main(String[] args) {
     try (HashTable t = HashTable.builder().build()) {
       t.insert(new int[] {7}, new int[] {8});
+      String from = Wixlib.libraryLocation();
+      Wixlib.load();  // a second load: nothing happens
       System.out.println("version=" + Wixlib.nativeVersion() + " found=" + t.find(new int[] {7}, 0)[0]
-          + " from=" + Wixlib.libraryLocation());
+          + " from=" + from + " again=" + Wixlib.libraryLocation());
     } catch (RuntimeException e) {
       System.out.println("error=" + e.getClass().getName() + ": " + e.getMessage());
       System.exit(2);

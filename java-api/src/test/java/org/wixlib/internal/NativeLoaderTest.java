@@ -3,18 +3,19 @@ package org.wixlib.internal;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,11 +49,33 @@ class NativeLoaderTest {
   }
 
   @Test
-  void theLoadedLibraryMatchesThisJar() {
+  void theLoadedLibraryIsThisJarsBuild() {
     Native.ensureLoaded();
     assertEquals(NativeLoader.encodeVersion(NativeLoader.javaApiVersion()) >> 8, Native.version() >> 8);
-    assertEquals("0.1.0", NativeLoader.javaApiVersion());
+    assertEquals(NativeLoader.jarBuildId(), Native.versionString());
+    assertTrue(NativeLoader.jarBuildId().matches("\\d+\\.\\d+\\.\\d+\\+[0-9a-f]{12}"), NativeLoader.jarBuildId());
     assertEquals("linux-x86_64", NativeLoader.platform());
+  }
+
+  @Test
+  void loadingTwiceInOneJvmIsANoOp() {
+    NativeLoader.load();
+    String from = NativeLoader.loadedFrom();
+    NativeLoader.load();
+    Native.ensureLoaded();
+    assertEquals(from, NativeLoader.loadedFrom());
+    assertEquals(NativeLoader.jarBuildId(), Native.versionString());
+  }
+
+  @Test
+  void aLibraryOfAnotherBuildIsRefusedNamingBothIds() {
+    NativeLibraryException e = assertThrows(NativeLibraryException.class,
+        () -> NativeLoader.checkBuildId("0.1.0+aaaaaaaaaaaa", "0.1.0+bbbbbbbbbbbb", "/opt/x/libwixlib.so"));
+    String m = e.getMessage();
+    assertTrue(m.contains("0.1.0+aaaaaaaaaaaa") && m.contains("0.1.0+bbbbbbbbbbbb"), m);
+    assertTrue(m.contains("/opt/x/libwixlib.so") && m.contains("same build"), m);
+    assertTrue(m.contains(NativeLoader.PATH_PROPERTY), m);
+    assertDoesNotThrow(() -> NativeLoader.checkBuildId("0.1.0+aaaaaaaaaaaa", "0.1.0+aaaaaaaaaaaa", "x"));
   }
 
   @Test
@@ -76,50 +99,19 @@ class NativeLoaderTest {
     assertTrue(e.getMessage().toLowerCase().contains("elf"), "the dlopen error is shown: " + e.getMessage());
   }
 
-  @Test
-  void extractionIsIdempotentAndSafeAcrossConcurrentCallers(@TempDir Path dir) throws Exception {
-    byte[] lib = "pretend library bytes".getBytes(StandardCharsets.UTF_8);
-    Path first = NativeLoader.extract(lib, dir, "9.9.9");
-    assertEquals("libwixlib.so", first.getFileName().toString());
-    assertTrue(first.getParent().getFileName().toString()
-        .matches("wixlib-9\\.9\\.9-[0-9a-f]{16}"), first.toString());
-    assertArrayEquals(lib, Files.readAllBytes(first));
-    // A damaged copy is replaced.
-    Files.writeString(first, "damaged");
-    assertEquals(first, NativeLoader.extract(lib, dir, "9.9.9"));
-    assertArrayEquals(lib, Files.readAllBytes(first));
-    // Other content: another folder.
-    Path other = NativeLoader.extract("other".getBytes(StandardCharsets.UTF_8), dir, "9.9.9");
-    assertTrue(!other.getParent().equals(first.getParent()));
-    // Many threads at once (same as many JVMs: temp file + atomic rename).
-    byte[] big = new byte[4 << 20];
-    new java.util.Random(1).nextBytes(big);
-    ExecutorService pool = Executors.newFixedThreadPool(8);
-    try {
-      List<Future<Path>> fs = new ArrayList<>();
-      for (int i = 0; i < 16; i++) {
-        fs.add(pool.submit(() -> NativeLoader.extract(big, dir, "9.9.9")));
-      }
-      Path p = fs.get(0).get();
-      for (Future<Path> f : fs) {
-        assertEquals(p, f.get());
-      }
-      assertArrayEquals(big, Files.readAllBytes(p));
-      try (Stream<Path> s = Files.list(p.getParent())) {
-        assertEquals(List.of(p), s.toList(), "no temp files left behind");
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
   // ---- fresh JVMs: the real load path, with and without the override property --------------
 
   private static ProcessResult probe(String... props) throws Exception {
+    List<String> options = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED"));
+    options.addAll(List.of(props));
+    return probeWith(options);
+  }
+
+  /** LoaderProbe in a fresh JVM on the class path, with exactly these JVM options. */
+  private static ProcessResult probeWith(List<String> options) throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("--enable-native-access=ALL-UNNAMED");
-    cmd.addAll(List.of(props));
+    cmd.addAll(options);
     // The class path of the probe and the API itself (java.class.path is only the launcher's jar
     // under the JUnit console launcher).
     cmd.add("-cp");
@@ -141,17 +133,81 @@ class NativeLoaderTest {
   }
 
   @Test
-  void freshJvmExtractsThePackedLibraryAndFindsItsSymbols(@TempDir Path dir) throws Exception {
+  void freshJvmExtractsThePackedLibraryOnceAndFindsItsSymbols(@TempDir Path tmp) throws Exception {
+    Path dir = tmp.resolve("cache/wixlib");  // missing: the loader creates it, mode 700
     ProcessResult r = probe("-Dwixlib.native.workdir=" + dir);
     assertEquals(0, r.code(), r.output());
-    assertTrue(r.output().contains("version=0.1.0 found=8"), r.output());
+    assertTrue(r.output().contains("version=" + NativeLoader.jarBuildId() + " found=8"), r.output());
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
+    Path so;
     try (Stream<Path> s = Files.list(dir)) {
-      List<Path> dirs = s.toList();
-      assertEquals(1, dirs.size(), dirs.toString());
-      Path so = dirs.get(0).resolve("libwixlib.so");
-      assertTrue(Files.isRegularFile(so), so.toString());
-      assertTrue(r.output().contains("from=" + so), r.output());
+      List<Path> files = s.toList();
+      assertEquals(1, files.size(), "one library, no temporary files: " + files);
+      so = files.get(0);
     }
+    assertTrue(so.getFileName().toString().matches("libwixlib-[0-9a-f]{16}\\.so"), so.toString());
+    assertTrue(r.output().contains("from=" + so + " again=" + so), "the second load is a no-op: " + r.output());
+    // A second JVM of the same user reuses the file.
+    FileTime written = Files.getLastModifiedTime(so);
+    ProcessResult again = probe("-Dwixlib.native.workdir=" + dir);
+    assertEquals(0, again.code(), again.output());
+    assertEquals(written, Files.getLastModifiedTime(so));
+    try (Stream<Path> s = Files.list(dir)) {
+      assertEquals(List.of(so), s.toList());
+    }
+  }
+
+  @Test
+  void freshJvmRefusesAWorkDirOthersCanWrite(@TempDir Path tmp) throws Exception {
+    Path dir = Files.createDirectory(tmp.resolve("shared"));
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+    ProcessResult r = probe("-Dwixlib.native.workdir=" + dir);
+    assertEquals(2, r.code(), r.output());
+    assertTrue(r.output().contains("error=org.wixlib.NativeLibraryException"), r.output());
+    assertTrue(r.output().contains(dir.toString()) && r.output().contains("writable by other users"), r.output());
+  }
+
+  @Test
+  void freshJvmRefusesALibraryOfAnotherBuild(@TempDir Path dir) throws Exception {
+    // The packed library with another build id written over its own (same length): what a jar meets
+    // when pointed at a libwixlib.so from another build.
+    byte[] lib = NativeLoader.class.getResourceAsStream("/native/linux-x86_64/libwixlib.so").readAllBytes();
+    String id = NativeLoader.jarBuildId();
+    String other = id.substring(0, id.length() - 12) + (id.endsWith("000000000000") ? "111111111111" : "000000000000");
+    byte[] from = id.getBytes(StandardCharsets.US_ASCII);
+    int at = indexOf(lib, from);
+    assertTrue(at >= 0, "the build id is in the library");
+    System.arraycopy(other.getBytes(StandardCharsets.US_ASCII), 0, lib, at, from.length);
+    Path so = Files.write(dir.resolve("libwixlib.so"), lib);
+    ProcessResult r = probe("-Dwixlib.library.path=" + so);
+    assertEquals(2, r.code(), r.output());
+    assertTrue(r.output().contains("error=org.wixlib.NativeLibraryException"), r.output());
+    assertTrue(r.output().contains(so.toString()) && r.output().contains(other) && r.output().contains(id),
+        r.output());
+    assertTrue(r.output().contains("must come from the same build"), r.output());
+  }
+
+  @Test
+  void freshJvmWithNativeAccessDeniedNamesTheFlag(@TempDir Path dir) throws Exception {
+    assumeTrue(Runtime.version().feature() >= 24, "--illegal-native-access exists from Java 24 on");
+    ProcessResult r = probeWith(List.of("--illegal-native-access=deny", "-Dwixlib.native.workdir=" + dir));
+    // The first class to touch the bindings fails to initialize, with this as its cause.
+    assertNotEquals(0, r.code(), r.output());
+    assertTrue(r.output().contains("org.wixlib.NativeLibraryException: wixlib: native access is denied to the"
+        + " class path: run java with --enable-native-access=ALL-UNNAMED"), r.output());
+  }
+
+  private static int indexOf(byte[] data, byte[] part) {
+    outer:
+    for (int i = 0; i + part.length <= data.length; i++) {
+      for (int j = 0; j < part.length; j++) {
+        if (data[i + j] != part[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
   }
 
   @Test
@@ -165,9 +221,8 @@ class NativeLoaderTest {
 
   @Test
   void freshJvmWithOverrideLoadsThatFile(@TempDir Path dir) throws Exception {
-    Path so = NativeLoader.extract(
-        NativeLoader.class.getResourceAsStream("/native/linux-x86_64/libwixlib.so").readAllBytes(),
-        dir, "override");
+    Path so = Files.write(dir.resolve("libwixlib.so"),
+        NativeLoader.class.getResourceAsStream("/native/linux-x86_64/libwixlib.so").readAllBytes());
     ProcessResult r = probe("-Dwixlib.library.path=" + so);
     assertEquals(0, r.code(), r.output());
     assertTrue(r.output().contains("from=" + so), r.output());

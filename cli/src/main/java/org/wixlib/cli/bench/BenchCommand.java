@@ -278,7 +278,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
   }
 
-  /** A usage error unless min <= value <= max. */
+  /** A usage error unless {@code min <= value <= max}. */
   void requireIn(String option, long value, long min, long max) {
     if (value < min || value > max) {
       throw new ParameterException(spec.commandLine(), option + " must be in [" + Texts.count(min) + ", "

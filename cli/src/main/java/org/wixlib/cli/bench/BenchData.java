@@ -7,7 +7,7 @@ import org.wixlib.cli.KeySpace;
 /**
  * The inputs of a benchmark, made once from the seed and shared by every kind: n distinct keys with their
  * values and n absent keys, as 32-bit keys or (keyBits 64) widened one to one to 64 bits, so both widths
- * run on the same key sets. Key k widens to (k << 32) | (k * golden ratio, low 32 bits): the high half is
+ * run on the same key sets. Key k widens to {@code (k << 32) | (k * golden ratio, low 32 bits)}: the high half is
  * k itself, so keys stay distinct and never reach the reserved -1 / -2 (k is never -1 or -2); the low half
  * spreads every bit. 64-bit values keep bit 31 clear in their low half, so none equals the sign-extended
  * NOT_FOUND that finds of absent keys write.

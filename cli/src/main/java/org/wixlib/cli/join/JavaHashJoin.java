@@ -44,7 +44,7 @@ final class JavaHashJoin {
     return new Result(c, JoinQuery.checksum(pr, br, c), (t1 - t0) / 1e6, (t2 - t1) / 1e6);
   }
 
-  /** Non-unique build: key -> int[] {count, row, row, ...} grown by doubling. */
+  /** Non-unique build: {@code key -> int[] {count, row, row, ...}} grown by doubling. */
   private static Result multi(int[] build, int[] probe) {
     long t0 = System.nanoTime();
     HashMap<Integer, int[]> m = new HashMap<>();

@@ -29,9 +29,9 @@ final class TableCommands {
   private TableCommands() {}
 
   static void requireKind(TableKind kind, int device) {
-    if (!Wixlib.isAvailable(kind)) {
-      throw new KindUnavailableException("kind " + Texts.kindName(kind) + " is not available here"
-          + (kind.isGpu() ? " (no usable CUDA device, or a build without CUDA)" : ""));
+    java.util.Optional<String> why = Wixlib.unavailableReason(kind);
+    if (why.isPresent()) {
+      throw new KindUnavailableException("kind " + Texts.kindName(kind) + " is not available here: " + why.get());
     }
     if (kind.isGpu() && device >= Wixlib.devices().size()) {
       throw new KindUnavailableException("device " + device + " does not exist (" + Wixlib.devices().size()

@@ -20,7 +20,7 @@ final class Mismatch {
     this.problem = problem;
   }
 
-  /** Adds "element i: OP value v -> OUTCOME value w". */
+  /** Adds {@code "element i: OP value v -> OUTCOME value w"}. */
   Mismatch op(int element, byte op, int valueIn, byte outcome, int valueOut) {
     StringBuilder sb = new StringBuilder("  element " + element + ": " + Op.name(op));
     if (op == Op.INSERT || op == Op.INSERT_OR_ASSIGN) {
