@@ -8,13 +8,15 @@ import org.wixlib.Pairs;
 /**
  * A 32-bit table as a {@link VerifyTarget}: keys and values narrowed to ints on the way in (the checker
  * only hands it sign-extended ints) and sign-extended on the way out, large arrays in parallel slices
- * (common pool: plain copies, the same on any thread count). The int arrays are kept for the next call
- * of the same length (a run's batches mostly have one size).
+ * (common pool: plain copies, the same on any thread count). The int arrays of batches and of reads are
+ * kept apart for the next call of the same length (a run's batches mostly have one size).
  */
 final class NarrowTarget implements VerifyTarget {
   private final HashTable t;
-  private int[] keys = new int[0];
-  private int[] values = new int[0];
+  private int[] batchKeys = new int[0];
+  private int[] batchValues = new int[0];
+  private int[] readKeys = new int[0];
+  private int[] readValues = new int[0];
 
   NarrowTarget(HashTable t) {
     this.t = t;
@@ -27,24 +29,24 @@ final class NarrowTarget implements VerifyTarget {
 
   @Override
   public void batch(byte[] ops, long[] keys, long[] values, byte[] outcomes) {
-    int[] k = narrow(keys, false);
-    int[] v = narrow(values, true);
-    t.batch(ops, k, v, outcomes);
-    widen(v, values);
+    batchKeys = narrow(keys, batchKeys);
+    batchValues = narrow(values, batchValues);
+    t.batch(ops, batchKeys, batchValues, outcomes);
+    widen(batchValues, values);
   }
 
   @Override
   public void contains(long[] keys, byte[] found) {
-    t.contains(narrow(keys, false), found);
+    readKeys = narrow(keys, readKeys);
+    t.contains(readKeys, found);
   }
 
   @Override
   public void find(long[] keys, long[] valuesOut, long notFound) {
-    int[] k = narrow(keys, false);
-    int[] v = scratch(values, k.length);
-    values = v;
-    t.find(k, v, (int) notFound);
-    widen(v, valuesOut);
+    readKeys = narrow(keys, readKeys);
+    readValues = readValues.length == keys.length ? readValues : new int[keys.length];
+    t.find(readKeys, readValues, (int) notFound);
+    widen(readValues, valuesOut);
   }
 
   @Override
@@ -72,24 +74,15 @@ final class NarrowTarget implements VerifyTarget {
     t.clear();
   }
 
-  /** The ints of a (kept for the next call): keys or values. */
-  private int[] narrow(long[] a, boolean isValues) {
-    int[] out = scratch(isValues ? values : keys, a.length);
-    if (isValues) {
-      values = out;
-    } else {
-      keys = out;
-    }
+  /** The ints of a, in have when it has a's length, else in a new array. */
+  private static int[] narrow(long[] a, int[] have) {
+    int[] out = have.length == a.length ? have : new int[a.length];
     slices(a.length, (from, to) -> {
       for (int i = from; i < to; i++) {
         out[i] = (int) a[i];
       }
     });
     return out;
-  }
-
-  private static int[] scratch(int[] have, int n) {
-    return have.length == n ? have : new int[n];
   }
 
   private static void widen(int[] from, long[] to) {

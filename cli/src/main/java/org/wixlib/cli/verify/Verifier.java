@@ -1,7 +1,6 @@
 package org.wixlib.cli.verify;
 
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -254,59 +253,53 @@ final class Verifier {
 
   // ---- reading keys back -----------------------------------------------------------------------
 
-  /**
-   * The state of keys: present[s], and value[s] (meaningful where present); one find, contains only
-   * where the value read is find's not-found value (the scan runs on the shards' slices).
-   */
+  /** The state of keys: see {@link #read(VerifyTarget, Shards, long[], byte[], long[], long)}. */
   void read(long[] keys, byte[] present, long[] value) {
-    long probe = width.probe();
-    target.find(keys, value, probe);
-    int[] unsure = new int[Shards.COUNT];
-    shards.slices(keys.length, (slice, from, to) -> {
-      int n = 0;
+    read(target, shards, keys, present, value, width.probe());
+  }
+
+  /**
+   * The state of keys in t: present[s], and value[s] (meaningful where present). One find with probe as
+   * its not-found value, then contains for the keys that read probe (absent, or present with that
+   * value); the scans run on the shards' fixed slices.
+   */
+  static void read(VerifyTarget t, Shards shards, long[] keys, byte[] present, long[] value, long probe) {
+    t.find(keys, value, probe);
+    int n = keys.length;
+    int[] at = new int[Shards.COUNT + 1];
+    shards.slices(n, (slice, from, to) -> {
+      int misses = 0;
       for (int s = from; s < to; s++) {
         boolean miss = value[s] == probe;
         present[s] = (byte) (miss ? 0 : 1);
-        n += miss ? 1 : 0;
+        misses += miss ? 1 : 0;
       }
-      unsure[slice] = n;
+      at[slice + 1] = misses;
     });
-    if (Arrays.stream(unsure).anyMatch(n -> n > 0)) {
-      resolve(target, keys, present, value, probe);
+    for (int slice = 0; slice < Shards.COUNT; slice++) {
+      at[slice + 1] += at[slice];
     }
-  }
-
-  /** As {@link #read(long[], byte[], long[])} on t, with probe as find's not-found value, in the caller's thread. */
-  static void read(VerifyTarget t, long[] keys, byte[] present, long[] value, long probe) {
-    t.find(keys, value, probe);
-    for (int s = 0; s < keys.length; s++) {
-      present[s] = (byte) (value[s] == probe ? 0 : 1);
-    }
-    resolve(t, keys, present, value, probe);
-  }
-
-  /** Asks contains for the keys whose value read was probe: present with that value, or absent. */
-  private static void resolve(VerifyTarget t, long[] keys, byte[] present, long[] value, long probe) {
-    int unsure = 0;
-    for (long x : value) {
-      unsure += x == probe ? 1 : 0;
-    }
+    int unsure = at[Shards.COUNT];
     if (unsure == 0) {
       return;
     }
-    int[] idx = new int[unsure];
     long[] k = new long[unsure];
-    for (int s = 0, n = 0; s < keys.length; s++) {
-      if (value[s] == probe) {
-        idx[n] = s;
-        k[n++] = keys[s];
+    shards.slices(n, (slice, from, to) -> {
+      for (int s = from, j = at[slice]; s < to; s++) {
+        if (value[s] == probe) {
+          k[j++] = keys[s];
+        }
       }
-    }
+    });
     byte[] there = new byte[unsure];
     t.contains(k, there);
-    for (int n = 0; n < unsure; n++) {
-      present[idx[n]] = there[n];
-    }
+    shards.slices(n, (slice, from, to) -> {
+      for (int s = from, j = at[slice]; s < to; s++) {
+        if (value[s] == probe) {
+          present[s] = there[j++];
+        }
+      }
+    });
   }
 
   // ---- whole-table checks ----------------------------------------------------------------------

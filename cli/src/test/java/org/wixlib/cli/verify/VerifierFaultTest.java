@@ -609,7 +609,9 @@ class VerifierFaultTest {
     table.insert(new int[] {1, 2}, new int[] {probe, 5});
     byte[] present = new byte[3];
     long[] value = new long[3];
-    Verifier.read(VerifyTarget.of(table), new long[] {1, 2, 3}, present, value, probe);
+    try (Shards one = new Shards(1)) {
+      Verifier.read(VerifyTarget.of(table), one, new long[] {1, 2, 3}, present, value, probe);
+    }
     assertEquals("[1, 1, 0]", Arrays.toString(present));
     assertEquals(Arrays.toString(new long[] {probe, 5}), Arrays.toString(Arrays.copyOf(value, 2)));
   }
