@@ -13,8 +13,9 @@
 # GPU_TEST_TIMEOUT (per GPU test, default 300 s), JAVA_CLASSES (only these Java test classes),
 # ATOMIC_PROBE=0 and WIXBENCH_KINDS="" (skip those benchmarks), GPU_TESTS="gpu_a gpu_b" (only these GPU tests, in the
 # native and sanitize stages; host tests then run only with HOST_TESTS=1), SANITIZE_TOOLS (default
-# "memcheck racecheck synccheck"), SANITIZE_TESTS (GPU tests under the sanitizer; default GPU_TESTS less gpu_stress_*), STRESS_OPS / STRESS_KINDS (`wixlib verify` runs of the
-# stress stage, default 10^8 ops on glht and hive: uniform then Zipf keys, resizes interleaved).
+# "memcheck racecheck synccheck"), SANITIZE_TESTS (GPU tests under the sanitizer; default GPU_TESTS less gpu_stress_*), STRESS_OPS / STRESS_KINDS / STRESS_KEY_BITS (`wixlib verify`
+# runs of the stress stage, default 10^8 ops on glht and hive at 32 and 64 key bits: uniform then Zipf
+# keys, resizes interleaved).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 FINAL=${OUT:-$PWD/device-out}
@@ -122,17 +123,20 @@ if has java; then
 fi
 
 if has stress; then
-  # wixlib verify per GPU kind: half the ops with distinct keys per batch (uniform), half with Zipf keys
-  # over the whole range, the table resized up and down every 16 batches, every batch checked.
-  stage "stress: wixlib verify, ${STRESS_OPS:=100000000} ops per kind (seed $WIXLIB_SEED)"
+  # wixlib verify per GPU kind and key width: half the ops with distinct keys per batch (uniform), half
+  # with Zipf keys over the whole range, the table resized up and down every 16 batches, every batch checked.
+  stage "stress: wixlib verify, ${STRESS_OPS:=100000000} ops per kind and key width (seed $WIXLIB_SEED)"
   for k in ${STRESS_KINDS:-glht hive}; do
-    s0=$SECONDS
-    if WIXLIB_JAVA_OPTS="${WIXLIB_JAVA_OPTS:-} -Xmx32g" bin/wixlib verify --kind "$k" --ops "$STRESS_OPS" --batch 2^20 \
-        --key-range 2^22 --hot-fraction 0.5 --zipf 0.99 --resize-every 16 --seed "$WIXLIB_SEED" \
-        >"$OUT/verify-$k.txt" 2>"$OUT/verify-$k.err"; then result "verify $k ($((SECONDS - s0)) s)" ok
-    else result "verify $k ($((SECONDS - s0)) s)" FAILED; tail -20 "$OUT/verify-$k.err"; fi
-    grep -E "^(ops checked|zipf batches|hottest key share|explicit resizes|table resizes|mismatches|first mismatch|seconds|result):" \
-      "$OUT/verify-$k.txt" | sed 's/^/      /' | tee -a "$FINAL/summary.txt"
+    for bits in ${STRESS_KEY_BITS:-32 64}; do
+      s0=$SECONDS
+      log="$OUT/verify-$k-$bits"
+      if WIXLIB_JAVA_OPTS="${WIXLIB_JAVA_OPTS:-} -Xmx32g" bin/wixlib verify --kind "$k" --key-bits "$bits" \
+          --ops "$STRESS_OPS" --batch 2^20 --key-range 2^22 --hot-fraction 0.5 --zipf 0.99 --resize-every 16 \
+          --seed "$WIXLIB_SEED" >"$log.txt" 2>"$log.err"; then result "verify $k $bits-bit ($((SECONDS - s0)) s)" ok
+      else result "verify $k $bits-bit ($((SECONDS - s0)) s)" FAILED; tail -20 "$log.err"; fi
+      grep -E "^(ops checked|zipf batches|hottest key share|explicit resizes|table resizes|mismatches|first mismatch|seconds|result):" \
+        "$log.txt" | sed 's/^/      /' | tee -a "$FINAL/summary.txt"
+    done
   done
 fi
 

@@ -1,16 +1,17 @@
 // Hive design invariants (native/src/hive/DESIGN.md), written once over the key width and built twice:
 // gpu_hive_invariants (HiveTable, 32-bit keys and values) and gpu_hive_invariants_64 (HiveTable64,
-// 16-byte slots), WX_TEST_KEY_BITS choosing. Covered: each key at most once across b0/b1/stash at
-// its linear-hashing address (validate() after each step); growth during inserts; reserved keys;
-// duplicates in one batch (one INSERTED per key, the winner's value stored, also through
-// insert_or_assign); queued inserts into full buckets; the tidy flag; the stash filled and drained
-// without losing values (by drain_stash() and by the table's own drain), stash relief; eviction stress
-// at load factor 0.97; oracle runs at load factor 0.5 / 0.8 / 0.9 / 0.95 with churn checked per
-// element; hot keys in concurrent mixed batches on full and half-empty tables (per key, presence =
-// before + INSERTED - ERASED and every found value was written for that key, which catches torn or
-// foreign values). At 64 bits also the key domain (keys above 2^32, keys whose low half is a 32-bit
-// sentinel, values 0 and all ones, empty batches, pre-hashed calls UNSUPPORTED) and a C API run (host
-// arrays through the staging copies at 8-byte widths, device arrays, retrieve_all both ways).
+// 16-byte slots), WX_TEST_KEY_BITS choosing. Covered: each key at most once across b0/b1/stash at its
+// linear-hashing address (validate() after each step); growth during inserts; reserved keys; duplicates
+// in one batch (one INSERTED per key, the winner's value stored, also through insert_or_assign; checked
+// with suite/linearizability.hpp); queued inserts into full buckets; the tidy flag; the stash filled and
+// drained without losing values (by drain_stash() and by the table's own drain), stash relief; eviction
+// stress at load factor 0.97; oracle runs at load factor 0.5 / 0.8 / 0.9 / 0.95 with churn checked per
+// element; hot keys in concurrent mixed batches on full and half-empty tables (checked per key with
+// suite/linearizability.hpp: some sequential order of the key's ops explains every outcome, found value
+// and its state after; values name their writers, which catches torn or foreign values). At 64 bits also
+// the key domain (keys above 2^32, keys whose low half is a 32-bit sentinel, values 0 and all ones, empty
+// batches, pre-hashed calls UNSUPPORTED) and a C API run (host arrays through the staging copies at
+// 8-byte widths, device arrays, retrieve_all both ways).
 // `gpu_hive_invariants small` or WIXLIB_SMALL=1 (suite/env.hpp): small cases only (compute-sanitizer).
 #include <algorithm>
 #include <array>
@@ -19,6 +20,7 @@
 #include <map>
 
 #include "gpu_hive_util.cuh"
+#include "suite/linearizability.hpp"
 
 using namespace hivetest;
 
@@ -134,23 +136,10 @@ K writer_value(uint64_t i, K k, bool assign) {
   if constexpr (sizeof(K) == 8) return (i << 32) ^ k ^ (assign ? 0xF0F0ull : 0ull);
   else return static_cast<uint32_t>(i) | (assign ? 0x80000000u : 0u);
 }
-// Whether v is a value writer_value(i, k, assign) gave for some element i of `keys` holding k.
-template <class K>
-bool names_writer(K v, K k, const std::vector<K>& keys, bool assign) {
-  uint64_t i;
-  if constexpr (sizeof(K) == 8) {
-    const uint64_t x = v ^ k ^ (assign ? 0xF0F0ull : 0ull);
-    if ((x & 0xFFFFFFFFull) != 0) return false;
-    i = x >> 32;
-  } else {
-    if (assign != ((v & 0x80000000u) != 0)) return false;
-    i = v & 0x7FFFFFFFu;
-  }
-  return i < keys.size() && keys[i] == k;
-}
 
 // Many copies of few keys in one insert batch: exactly one INSERTED per key, never two copies, the
-// winner's value stored; the same with insert_or_assign: the stored value is one of that key's.
+// winner's value stored; the same with insert_or_assign: the stored value is one of that key's. Both
+// batches checked with the suite's checker (check_batch) against the whole table before and after.
 template <class K>
 void same_key_batch() {
   Stream st;
@@ -166,30 +155,30 @@ void same_key_batch() {
   }
   Dev<K> dk(keys), dv(vals);
   Dev<uint8_t> out(n);
-  o.insert(dk, &dv, &out);
-  auto ho = out.get();
-  std::unordered_map<K, int> inserted;
-  OracleT<K> oracle;
-  for (uint64_t i = 0; i < n; ++i) {
-    CHECK(ho[i] == WX_OUT_INSERTED || ho[i] == WX_OUT_PRESENT);
-    if (ho[i] == WX_OUT_INSERTED) {
-      inserted[keys[i]]++;
-      oracle[keys[i]] = vals[i];
+  for (int assign = 0; assign < 2; ++assign) {
+    if (assign) {
+      for (uint64_t i = 0; i < n; ++i) vals[i] = writer_value<K>(i, keys[i], true);
+      dv.put(vals);
     }
+    wxsuite::MapStateT<K> before, after;
+    before.map = o.dump();
+    o.insert(dk, &dv, &out, assign == 1);
+    after.map = o.dump();
+    const std::vector<uint8_t> ops(n, assign ? WX_OP_INSERT_OR_ASSIGN : WX_OP_INSERT), ho = out.get();
+    const std::vector<K> vals_after = dv.get();
+    wxsuite::BatchRecordT<K> rec;
+    rec.ops = ops.data();
+    rec.keys = keys.data();
+    rec.values_before = vals.data();
+    rec.values_after = vals_after.data();
+    rec.outcomes = ho.data();
+    rec.n = n;
+    const wxsuite::Verdict v = wxsuite::check_batch(rec, before, after);
+    if (!v.ok) wxsuite::print_verdict(v, assign ? "same-key insert_or_assign batch" : "same-key insert batch");
+    CHECK(v.ok);
+    VALID(t);
   }
-  std::unordered_set<K> all(keys.begin(), keys.end());
-  for (auto& [k, c] : inserted) CHECK_MSG(c == 1, "key %llx inserted %d times", ull(k), c);
-  CHECK(inserted.size() == all.size());
-  VALID(t);
-  same_contents(o, oracle, "same-key batch");
-  for (uint64_t i = 0; i < n; ++i) vals[i] = writer_value<K>(i, keys[i], true);
-  dv.put(vals);
-  o.insert(dk, &dv, &out, true);
-  for (uint8_t x : out.get()) CHECK(x == WX_OUT_ASSIGNED);
-  for (auto& [k, v] : o.dump())
-    CHECK_MSG(names_writer<K>(v, k, keys, true), "key %llx holds %llx, not one of its assigned values", ull(k), ull(v));
-  VALID(t);
-  std::printf("same-key batch ok (%zu keys)\n", all.size());
+  std::printf("same-key batch ok (%llu keys)\n", ull(t.size()));
 }
 
 // An insert batch into a full table (GROW_NEVER, 85 % of the slots filled), with each new key four
@@ -613,9 +602,10 @@ void oracle_at_load(double lf) {
 }
 
 // Hot keys: inserts, erases, assigns and finds of the same few keys in one concurrent mixed batch,
-// several rounds, on a table filled to fill_lf (0.98: the hot keys' buckets are full). Checks per
-// key: final presence = initial + INSERTED - ERASED in {0,1}; every found or final value was written
-// for that key; the cold keys are untouched; the table stays consistent.
+// several rounds, on a table filled to fill_lf (0.98: the hot keys' buckets are full). Each batch is
+// checked with the suite's checker (check_batch) against the whole table before and after it: per key
+// some sequential order of its ops explains every outcome (FULL allowed: GROW_NEVER), found value and
+// its state afterwards; the cold keys are untouched; the table stays consistent.
 template <class K>
 void hot_keys_mixed(double fill_lf) {
   Stream st;
@@ -634,7 +624,6 @@ void hot_keys_mixed(double fill_lf) {
   std::vector<K> pre(hot.begin() + nhot, hot.end());
   Dev<K> dpre(pre);
   o.insert(dpre, &dpre, nullptr);  // value = key
-  const OracleT<K> initial = o.dump();  // at 0.98 some base keys may not have fit (GROW_NEVER)
   std::mt19937_64 rng(9);
   auto writer_of = [](int round, uint64_t i, K k) -> K {
     if constexpr (sizeof(K) == 8) return (uint64_t(round) << 56) | (i << 32) | (k & 0xFFFFFFFFull);
@@ -642,7 +631,8 @@ void hot_keys_mixed(double fill_lf) {
   };
   const int rounds = g_small ? 2 : 6;
   for (int round = 0; round < rounds; ++round) {
-    auto snapshot = o.dump();
+    wxsuite::MapStateT<K> before, after;
+    before.map = o.dump();
     std::vector<uint8_t> ops(n);
     std::vector<K> keys(n), vals(n);
     for (uint64_t i = 0; i < n; ++i) {
@@ -653,48 +643,19 @@ void hot_keys_mixed(double fill_lf) {
     }
     Dev<uint8_t> dops(ops);
     Dev<K> dk(keys), dv(vals);
-    auto out = o.mixed(dops, dk, dv);
-    auto hv = dv.get();
-    std::unordered_map<K, std::unordered_set<K>> written;
-    for (uint64_t i = 0; i < n; ++i)
-      if (ops[i] == WX_OP_INSERT || ops[i] == WX_OP_INSERT_OR_ASSIGN) written[keys[i]].insert(vals[i]);
-    auto was_written = [&](K k, K v) {
-      auto s = snapshot.find(k);
-      if (s != snapshot.end() && s->second == v) return true;
-      auto w = written.find(k);
-      return w != written.end() && w->second.count(v) != 0;
-    };
-    std::map<K, long> delta;
-    for (uint64_t i = 0; i < n; ++i) {
-      const uint8_t x = out[i];
-      switch (ops[i]) {
-        case WX_OP_INSERT: CHECK(x == WX_OUT_INSERTED || x == WX_OUT_PRESENT || x == WX_OUT_FULL); break;
-        case WX_OP_INSERT_OR_ASSIGN: CHECK(x == WX_OUT_INSERTED || x == WX_OUT_ASSIGNED || x == WX_OUT_FULL); break;
-        case WX_OP_ERASE: CHECK(x == WX_OUT_ERASED || x == WX_OUT_NOT_FOUND); break;
-        default: CHECK(x == WX_OUT_FOUND || x == WX_OUT_NOT_FOUND); break;
-      }
-      if (x == WX_OUT_INSERTED) delta[keys[i]]++;
-      if (x == WX_OUT_ERASED) delta[keys[i]]--;
-      if (ops[i] == WX_OP_FIND && x == WX_OUT_FOUND)
-        CHECK_MSG(was_written(keys[i], hv[i]), "round %d: find of %llx returned %llx, never written for it", round,
-                  ull(keys[i]), ull(hv[i]));
-    }
-    auto now = o.dump();
-    for (K k : hot) {
-      const long before = snapshot.count(k) ? 1 : 0, after = now.count(k) ? 1 : 0;
-      CHECK_MSG(before + delta[k] == after, "key %llx: before %ld, inserted-erased %ld, after %ld",
-                ull(k), before, delta[k], after);
-      if (after)
-        CHECK_MSG(was_written(k, now[k]), "key %llx holds %llx, never written for it", ull(k),
-                  ull(now[k]));
-    }
-    for (auto& [k, v] : now)  // the cold keys are untouched
-      if (!written.count(k) && !snapshot.count(k)) CHECK_MSG(false, "key %llx appeared from nowhere", ull(k));
-    for (K k : base) {  // the cold keys are exactly as they were
-      const bool was = initial.count(k) != 0;
-      CHECK_MSG(now.count(k) == (was ? 1u : 0u) && (!was || now[k] == k), "cold key %llx changed",
-                ull(k));
-    }
+    const std::vector<uint8_t> out = o.mixed(dops, dk, dv);
+    const std::vector<K> hv = dv.get();
+    after.map = o.dump();
+    wxsuite::BatchRecordT<K> rec;
+    rec.ops = ops.data();
+    rec.keys = keys.data();
+    rec.values_before = vals.data();
+    rec.values_after = hv.data();
+    rec.outcomes = out.data();
+    rec.n = n;
+    const wxsuite::Verdict v = wxsuite::check_batch(rec, before, after, /*allow_full=*/true);
+    if (!v.ok) wxsuite::print_verdict(v, ("hot keys mixed, round " + std::to_string(round)).c_str());
+    CHECK(v.ok);
     VALID(t);
   }
   std::printf("hot keys mixed ok (fill %.2f)\n", fill_lf);

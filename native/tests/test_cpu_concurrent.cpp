@@ -2,34 +2,26 @@
 // same keys many times with different ops, so elements race inside the table. Every part runs on
 // 32-bit and on 64-bit tables (key_bits = value_bits = 64), written once over the key type.
 //
-// Part 1, hot keys [0, 100]: per key we know the presence p0 and value before the batch and read the
-// presence p1 and value after it. The checker tests necessary conditions of per-key linearizability
-// (some sequential order of that key's ops explains every outcome):
-//  - in any order presence alternates, so #INSERTED - #ERASED == p1 - p0 (hence within [-1, 1]);
-//  - a key with no INSERTED/ERASED kept presence p0 throughout: then every find is FOUND iff p0,
-//    every erase NOT_FOUND iff !p0 (an erase of a present key would have ERASED it), every insert
-//    PRESENT/ASSIGNED iff p0 (an insert of an absent key would have INSERTED it);
-//  - PRESENT, ASSIGNED and FOUND need the key present at some point (p0 or some INSERTED);
-//    NOT_FOUND needs it absent at some point (!p0 or some ERASED);
-//  - every FOUND value and the final value were written for that key: the value before the batch
-//    or the value of an INSERTED / ASSIGNED element of that key (values are unique per element);
-//  - size() equals the number of present keys and retrieve_all holds each key once.
+// Part 1, hot keys [0, 100]: per key we know the presence and value before the batch and read them
+// after it; the suite's checker (check_batch, suite/linearizability.hpp) decides per key whether some
+// sequential order of that key's ops explains every outcome, found value and the state after (values
+// are unique per element, so a value names its writer), and only FOUND finds wrote their value slot;
+// size() equals the number of present keys and retrieve_all holds each key once.
 // Part 2, lookups racing displacements: a table at high load gets a batch of finds of keys that stay
 // present plus inserts of new keys that force hopscotch moves; every find must be FOUND with the
 // right value (this is what the timestamp validation of lock-free reads guarantees); likewise for
 // stable keys looked up while churn keys are inserted and erased around them.
 // Part 3, hot and cold keys (at 64 bits keys above 2^32): one mixed batch of all op kinds per round
-// over a few hot keys and many cold ones, checked per key against the states before and after the
-// batch with the same conditions, values unique per element.
+// over a few hot keys and many cold ones, checked with the suite's checker (check_batch) against the
+// whole table before and after the batch, values unique per element.
 #include <algorithm>
-#include <map>
 #include <random>
-#include <set>
-#include <unordered_map>
+#include <string>
 #include <vector>
 
 #include "check.hpp"
 #include "cpu_tables.hpp"
+#include "suite/linearizability.hpp"
 #include "wixlib.h"
 
 namespace {
@@ -91,63 +83,23 @@ void hot_keys(int threads, uint64_t seed, int rounds, uint64_t n) {
     out.assign(n, 0);
     CHECK_OK(wx_batch(t, ops.data(), keys.data(), vals.data(), n, out.data(), WX_MEM_HOST, nullptr));
     const std::vector<KeyState<K>> after = snapshot<K>(t);
-    // Per key: counts and the set of values written for it.
-    struct Tally {
-      int64_t inserted = 0, erased = 0;
-      int64_t present_like = 0, found = 0, not_found = 0, n_insert = 0, n_erase = 0, n_find = 0;
-      std::map<K, bool> written;
-    };
-    std::vector<Tally> tl(kHot);
-    for (uint64_t i = 0; i < n; ++i) {
-      Tally& x = tl[keys[i]];
-      const uint8_t o = out[i];
-      switch (ops[i]) {
-        case WX_OP_INSERT:
-          CHECK(o == WX_OUT_INSERTED || o == WX_OUT_PRESENT);
-          CHECK(vals[i] == in[i]);
-          ++x.n_insert;
-          break;
-        case WX_OP_INSERT_OR_ASSIGN:
-          CHECK(o == WX_OUT_INSERTED || o == WX_OUT_ASSIGNED);
-          CHECK(vals[i] == in[i]);
-          ++x.n_insert;
-          break;
-        case WX_OP_ERASE:
-          CHECK(o == WX_OUT_ERASED || o == WX_OUT_NOT_FOUND);
-          CHECK(vals[i] == in[i]);
-          ++x.n_erase;
-          break;
-        default:
-          CHECK(o == WX_OUT_FOUND || o == WX_OUT_NOT_FOUND);
-          if (o == WX_OUT_NOT_FOUND) CHECK(vals[i] == in[i]);
-          ++x.n_find;
-      }
-      if (o == WX_OUT_INSERTED) ++x.inserted, x.written[in[i]] = true;
-      if (o == WX_OUT_ASSIGNED) x.written[in[i]] = true;
-      if (o == WX_OUT_ERASED) ++x.erased;
-      if (o == WX_OUT_PRESENT || o == WX_OUT_ASSIGNED) ++x.present_like;
-      if (o == WX_OUT_FOUND) ++x.found;
-      if (o == WX_OUT_NOT_FOUND) ++x.not_found;
-    }
+    // Per key, some sequential order of its ops explains every outcome, found value and the state after
+    // (suite/linearizability.hpp); only FOUND finds write their value slot.
+    wxsuite::MapStateT<K> b, a;
     for (uint32_t k = 0; k < kHot; ++k) {
-      const Tally& x = tl[k];
-      const int p0 = before[k].present, p1 = after[k].present;
-      CHECK_MSG(x.inserted - x.erased == p1 - p0, "key %u: %lld inserted, %lld erased, presence %d -> %d", k,
-                (long long)x.inserted, (long long)x.erased, p0, p1);
-      const bool ever_present = p0 || x.inserted > 0, ever_absent = !p0 || x.erased > 0;
-      if (!ever_present) CHECK_MSG(x.n_insert == 0 && x.found == 0, "key %u absent throughout yet inserted/found", k);
-      if (!ever_absent) CHECK_MSG(x.n_erase == 0 && x.not_found == 0, "key %u present throughout yet erased/missed", k);
-      if (x.present_like > 0 || x.found > 0) CHECK_MSG(ever_present, "key %u never present", k);
-      if (x.not_found > 0) CHECK_MSG(ever_absent, "key %u never absent", k);
-      auto written = [&](K v) { return (p0 && v == before[k].value) || x.written.count(v) > 0; };
-      if (p1) CHECK_MSG(written(after[k].value), "key %u final value %llu never written", k, (unsigned long long)after[k].value);
+      if (before[k].present) b.map[K(k)] = before[k].value;
+      if (after[k].present) a.map[K(k)] = after[k].value;
     }
-    for (uint64_t i = 0; i < n; ++i)
-      if (ops[i] == WX_OP_FIND && out[i] == WX_OUT_FOUND) {
-        const K k = keys[i];
-        CHECK_MSG((before[k].present && vals[i] == before[k].value) || tl[k].written.count(vals[i]),
-                  "key %llu found value %llu never written", (unsigned long long)k, (unsigned long long)vals[i]);
-      }
+    wxsuite::BatchRecordT<K> rec;
+    rec.ops = ops.data();
+    rec.keys = keys.data();
+    rec.values_before = in.data();
+    rec.values_after = vals.data();
+    rec.outcomes = out.data();
+    rec.n = n;
+    const wxsuite::Verdict v = wxsuite::check_batch(rec, b, a);
+    if (!v.ok) wxsuite::print_verdict(v, ("hot keys, round " + std::to_string(r)).c_str());
+    CHECK(v.ok);
   }
   CHECK_OK(wx_table_destroy(t));
 }
@@ -223,10 +175,11 @@ void finds_race_churn(int threads, uint64_t seed, int rounds) {
   CHECK_OK(wx_table_destroy(t));
 }
 
-// One mixed batch of all op kinds over a few hot keys (and some cold ones), run by 4 workers.
-// Per key: i - e == p1 - p0; FOUND / PRESENT / ASSIGNED need a present stretch, NOT_FOUND an absent
-// one; every value a find returned and the final value were written for that key (initial value,
-// an INSERTED or an ASSIGNED element of that key).
+// One mixed batch of all op kinds over a few hot keys (and some cold ones), run by 4 workers, checked
+// with the suite's checker (check_batch, suite/linearizability.hpp) against the whole table before and
+// after it: per key some sequential order of its ops explains every outcome, found value and its state
+// afterwards; keys without ops keep their state; only FOUND finds write their value slot. Values are
+// unique per element, so a value names the element that wrote it.
 template <class K>
 void hot_and_cold_keys() {
   constexpr bool kWide = sizeof(K) == 8;
@@ -236,7 +189,8 @@ void hot_and_cold_keys() {
   for (int i = 0; i < 48; ++i)
     hot.push_back(kWide ? K((uint64_t(i) << 36) | (rng() & 0xFFFFFFFFF)) : K((uint32_t(i) << 25) | (rng() & 0x1FFFFFF)));
   for (int round = 0; round < 12; ++round) {
-    const auto before = dump<K>(t);
+    wxsuite::MapStateT<K> before, after;
+    for (const auto& kv : dump<K>(t)) before.map.insert(kv);
     const size_t n = 200000;
     std::vector<K> keys(n), vals(n), given(n);
     std::vector<uint8_t> ops(n), out(n, 0xAB);
@@ -249,39 +203,17 @@ void hot_and_cold_keys() {
                                  : K(round * n + i + 1);
     }
     CHECK_OK(wx_batch(t, ops.data(), keys.data(), vals.data(), n, out.data(), WX_MEM_HOST, nullptr));
-    const auto after = dump<K>(t);
-    struct PerKey {
-      int ins = 0, era = 0, present_pts = 0, absent_pts = 0;
-      std::set<K> written, read;
-    };
-    std::unordered_map<K, PerKey> pk;
-    for (size_t i = 0; i < n; ++i) {
-      PerKey& p = pk[keys[i]];
-      switch (out[i]) {
-        case WX_OUT_INSERTED: CHECK(ops[i] == WX_OP_INSERT || ops[i] == WX_OP_INSERT_OR_ASSIGN); ++p.ins; p.written.insert(given[i]); break;
-        case WX_OUT_ASSIGNED: CHECK(ops[i] == WX_OP_INSERT_OR_ASSIGN); ++p.present_pts; p.written.insert(given[i]); break;
-        case WX_OUT_PRESENT: CHECK(ops[i] == WX_OP_INSERT); ++p.present_pts; break;
-        case WX_OUT_ERASED: CHECK(ops[i] == WX_OP_ERASE); ++p.era; break;
-        case WX_OUT_FOUND: CHECK(ops[i] == WX_OP_FIND); ++p.present_pts; p.read.insert(vals[i]); break;
-        case WX_OUT_NOT_FOUND: CHECK(ops[i] == WX_OP_FIND || ops[i] == WX_OP_ERASE); ++p.absent_pts; break;
-        default: CHECK_MSG(false, "element %zu: outcome %d", i, out[i]);
-      }
-    }
-    for (auto& [k, p] : pk) {
-      auto b = before.find(k);
-      auto a = after.find(k);
-      const int p0 = b != before.end(), p1 = a != after.end();
-      if (p0) p.written.insert(b->second);
-      CHECK_MSG(p.ins - p.era == p1 - p0, "key %llx: %d inserted, %d erased, present %d -> %d", (unsigned long long)k, p.ins,
-                p.era, p0, p1);
-      if (p.present_pts) CHECK(p0 || p.ins >= 1);
-      if (p.absent_pts) CHECK(!p0 || p.era >= 1);
-      for (K v : p.read)
-        CHECK_MSG(p.written.count(v), "key %llx: a find returned %llx, never written for it", (unsigned long long)k,
-                  (unsigned long long)v);
-      if (p1) CHECK(p.written.count(a->second));
-    }
-    for (auto& [k, v] : after) CHECK(pk.count(k) || (before.count(k) && before.at(k) == v));
+    for (const auto& kv : dump<K>(t)) after.map.insert(kv);
+    wxsuite::BatchRecordT<K> rec;
+    rec.ops = ops.data();
+    rec.keys = keys.data();
+    rec.values_before = given.data();
+    rec.values_after = vals.data();
+    rec.outcomes = out.data();
+    rec.n = n;
+    const wxsuite::Verdict v = wxsuite::check_batch(rec, before, after);
+    if (!v.ok) wxsuite::print_verdict(v, ("hot and cold keys, round " + std::to_string(round)).c_str());
+    CHECK(v.ok);
   }
   CHECK_OK(wx_table_destroy(t));
 }

@@ -57,6 +57,29 @@ public final class KeySpace {
     return k;
   }
 
+  /**
+   * The index of key in this space (key(index) == key), or -1 when the space does not hand it out:
+   * the bijection inverted, the spare keys mapped back to the indices they stand in for.
+   */
+  public long index(int key) {
+    long i = rawIndex(key);
+    if (i >= size) {
+      if (key == spareForEmpty) {
+        i = rawIndex(HashTable.EMPTY_KEY);
+      } else if (key == spareForTombstone) {
+        i = rawIndex(HashTable.TOMBSTONE_KEY);
+      } else {
+        return -1;
+      }
+    }
+    return i < size && key(i) == key ? i : -1;
+  }
+
+  /** The index whose raw key is k. */
+  private long rawIndex(int k) {
+    return Integer.toUnsignedLong(unmix(unmix(k) ^ s2) - s1);
+  }
+
   /** Fills out[j] = key(from + j). */
   public void fill(int[] out, long from) {
     for (int j = 0; j < out.length; j++) {
@@ -82,6 +105,28 @@ public final class KeySpace {
     x *= 0x846ca68b;
     x ^= x >>> 16;
     return x;
+  }
+
+  private static final int INV_1 = inverse(0x7feb352d);
+  private static final int INV_2 = inverse(0x846ca68b);
+
+  /** The inverse of {@link #mix}. */
+  public static int unmix(int x) {
+    x ^= x >>> 16;
+    x *= INV_2;
+    x ^= x >>> 15 ^ x >>> 30;
+    x *= INV_1;
+    x ^= x >>> 16;
+    return x;
+  }
+
+  /** The multiplicative inverse of an odd int modulo 2^32 (Newton's iteration). */
+  private static int inverse(int a) {
+    int inv = a;
+    for (int i = 0; i < 5; i++) {
+      inv *= 2 - a * inv;
+    }
+    return inv;
   }
 
   static long splitMix(long z) {

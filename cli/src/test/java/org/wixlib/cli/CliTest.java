@@ -44,6 +44,7 @@ public class CliTest {
     assertTrue(r.out.contains("kernel_mops"), r.out);
     assertTrue(r.out.contains("--memory=PATH") && r.out.contains("pct_of_bound"), r.out);
     assertTrue(Cli.run("verify", "--help").out.contains("wixlib verify --kind cpu --ops 10M"));
+    assertTrue(Cli.run("verify", "--help").out.contains("--key-bits 64"));
   }
 
   @Test
@@ -96,6 +97,8 @@ public class CliTest {
       {"verify", "--kind", "cpu", "--batch", "1000", "--key-range", "10"},
       {"verify", "--zipf", "-1"},
       {"verify", "--resize-every", "-2"},
+      {"verify", "--kind", "cpu", "--key-bits", "48"},
+      {"verify", "--kind", "cpu", "--check-threads", "-1"},
       {"bench", "--key-bits", "48"},
       {"bench", "--key-bits", "64", "--mix", "20,20,60"},
       {"bench", "--key-bits", "64", "--suite", "static"},
@@ -286,6 +289,25 @@ public class CliTest {
     assertEquals(30, o.get("zipf_batches"), "half the ops in Zipf batches");
     assertEquals(15, o.get("explicit_resizes"), "every 4th of 60 batches");
     assertTrue(((Number) o.get("hottest_key_share")).doubleValue() > 0.02, "the hottest key gets a real share: " + o);
+  }
+
+  @Test
+  void verifyCpu64BitKeys() {
+    Cli r = Cli.run("verify", "--kind", "cpu", "--key-bits", "64", "--ops", "200000", "--batch", "5000", "--seed", "8",
+        "--hot-fraction", "0.5", "--zipf", "0.99", "--resize-every", "4", "--format", "json");
+    assertEquals(0, r.code, r.toString());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> o = (Map<String, Object>) Json.read(r.out);
+    assertEquals("PASS", o.get("result"));
+    assertEquals(64, o.get("key_bits"));
+    assertEquals(200000, o.get("ops_checked"));
+    assertEquals(20, o.get("zipf_batches"));
+    Cli csv = Cli.run("verify", "--kind", "cpu", "--key-bits", "64", "--ops", "3000", "--batch", "1000", "--hot-keys", "5",
+        "--hot-fraction", "0.5", "--check-threads", "1", "--format", "csv");
+    assertEquals(0, csv.code, csv.toString());
+    assertTrue(csv.out.contains("# key_bits: 64") && csv.out.contains("# result: PASS"), csv.out);
+    Cli table = Cli.run("verify", "--kind", "cpu", "--ops", "3000", "--batch", "1000");
+    assertTrue(table.out.contains("key bits:") && table.out.contains("32"), table.out);
   }
 
   @Test

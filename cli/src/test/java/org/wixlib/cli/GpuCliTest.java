@@ -42,6 +42,21 @@ class GpuCliTest {
 
   @ParameterizedTest
   @EnumSource(value = TableKind.class, names = {"GLHT", "HIVE"})
+  void verify64BitKeysWithZipfAndResizes(TableKind kind) {
+    Cli.assumeKind(kind);
+    Cli r = Cli.run("verify", "--kind", Texts.kindName(kind), "--key-bits", "64", "--ops", "2^21", "--batch", "2^16",
+        "--seed", "6", "--hot-fraction", "0.5", "--zipf", "0.99", "--resize-every", "4", "--format", "json");
+    assertEquals(0, r.code, r.toString());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> o = (Map<String, Object>) Json.read(r.out);
+    assertEquals("PASS", o.get("result"));
+    assertEquals(64, o.get("key_bits"));
+    assertEquals(16, o.get("zipf_batches"));
+    assertEquals(8, o.get("explicit_resizes"));
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = TableKind.class, names = {"GLHT", "HIVE"})
   void benchHasHeapAndDeviceRowsWithBounds(TableKind kind) {
     Cli.assumeKind(kind);
     Cli r = Cli.run("bench", "--kind", Texts.kindName(kind), "--keys", "2^18", "--reps", "2", "--warmup", "1",

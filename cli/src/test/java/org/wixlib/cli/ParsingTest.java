@@ -92,14 +92,32 @@ class ParsingTest {
         fromSpare |= s.raw(spare) == k;
       }
       assertTrue(fromSpare);
+      assertEquals(u, s.index(k), "index() maps the spare back");
+      assertEquals(-1, s.index(reserved));
       for (long i = Math.max(0, u - 1000); i < u; i++) {
         assertTrue(s.key(i) != k);
       }
     }
   }
 
-  /** Inverse of KeySpace.mix. */
-  private static int unmix(int x) {
+  @Test
+  void keySpaceIndexInvertsKey() {
+    KeySpace s = new KeySpace(17, 100_000);
+    for (long i = 0; i < s.size(); i++) {
+      assertEquals(i, s.index(s.key(i)));
+    }
+    KeySpace larger = new KeySpace(17, 200_000);
+    for (long i = 100_000; i < 200_000; i += 997) {
+      assertEquals(-1, s.index(larger.key(i)), "a key of an index beyond the size");
+    }
+    for (int x = -5000; x < 5000; x++) {
+      assertEquals(x, KeySpace.unmix(KeySpace.mix(x)));
+      assertEquals(x * 7919, KeySpace.unmix(KeySpace.mix(x * 7919)));
+    }
+  }
+
+  /** Inverse of KeySpace.mix (written independently of KeySpace.unmix). */
+  static int unmix(int x) {
     x = unshift(x, 16);
     x *= inverse(0x846ca68b);
     x = unshift(x, 15);

@@ -9,19 +9,22 @@ import org.wixlib.Outcome;
 final class Mismatch {
   private final String phase;
   private final long batch;
-  private final int key;
+  private final long key;
+  private final int keyBits;
   private final String problem;
   private final List<String> lines = new ArrayList<>();
 
-  Mismatch(String phase, long batch, int key, String problem) {
+  /** keyBits: the run's width (a 32-bit key is an int sign-extended). */
+  Mismatch(String phase, long batch, long key, int keyBits, String problem) {
     this.phase = phase;
     this.batch = batch;
     this.key = key;
+    this.keyBits = keyBits;
     this.problem = problem;
   }
 
   /** Adds {@code "element i: OP value v -> OUTCOME value w"}. */
-  Mismatch op(int element, byte op, int valueIn, byte outcome, int valueOut) {
+  Mismatch op(int element, byte op, long valueIn, byte outcome, long valueOut) {
     StringBuilder sb = new StringBuilder("  element " + element + ": " + Op.name(op));
     if (op == Op.INSERT || op == Op.INSERT_OR_ASSIGN) {
       sb.append(" value ").append(valueIn);
@@ -39,7 +42,7 @@ final class Mismatch {
     return this;
   }
 
-  int key() {
+  long key() {
     return key;
   }
 
@@ -49,8 +52,8 @@ final class Mismatch {
 
   List<String> describe() {
     List<String> out = new ArrayList<>();
-    out.add("MISMATCH in " + phase + " batch " + batch + ", key " + key + " (0x" + Integer.toHexString(key)
-        + "): " + problem);
+    String hex = keyBits == 64 ? Long.toHexString(key) : Integer.toHexString((int) key);
+    out.add("MISMATCH in " + phase + " batch " + batch + ", key " + key + " (0x" + hex + "): " + problem);
     int shown = 0;
     for (String l : lines) {
       if (shown++ == 64) {

@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code wixlib verify}: randomized differential test of a table kind against a HashMap oracle. */
+/** {@code wixlib verify}: randomized differential test of a table kind against an oracle, at 32 or 64 key bits. */
 @Command(
     name = "verify",
     mixinStandardHelpOptions = true,
@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Runs random mixed batches (30%% insert, 20%% insert-or-assign, 20%% erase, 30%% find) through"
-          + " HashTable.batch and checks every result against a java.util.HashMap oracle.",
+          + " HashTable.batch and checks every result against an oracle of the table's contents.",
       "",
       "Distinct-key phase: the keys of one batch are distinct, so every outcome, found value and the"
           + " key's state after the batch is checked exactly.",
@@ -36,14 +36,20 @@ import picocli.CommandLine.Spec;
           + " end in the key's state after the batch (an exact check: e.g. an insert whose value"
           + " overwrites a concurrent assign is caught).",
       "Keys outside a batch: a batch's keys are read back before it (they must be as the oracle left"
-          + " them), size() is compared after every batch, and the whole table whenever the ops since"
-          + " the last comparison reach 4x its size.",
+          + " them; hot keys only once, then each batch's read-back after it serves the next), size() is"
+          + " compared after every batch, and the whole table whenever the ops since the last comparison"
+          + " reach 4x its size.",
       "With --zipf S the second phase draws its keys Zipf-distributed (exponent S) over the whole key range"
           + " instead of from --hot-keys keys: a few keys get a large share of every batch, and every key a"
           + " batch touched is checked the same way.",
       "With --resize-every N the table is resized every N batches, alternately up (room for 4x its keys)"
           + " and back down to its size, and compared whole with the oracle after each resize.",
       "At the end retrieveAll() must equal the oracle, again after resize(), and clear() must empty it.",
+      "With --key-bits 64 the table is built with 64-bit keys and values (long[] calls, retrieveAllLong) and"
+          + " checked the same way: keys spread over all 64 bits, in pairs that differ only in their high 32"
+          + " bits (the hot keys too, and Zipf ranks 2j and 2j+1), and values use all 64 bits.",
+      "The checking runs on --check-threads threads over a fixed split of the keys, so the ops and the"
+          + " verdict are the same for any thread count.",
       "The table starts at --capacity keys, so it grows during the run.",
       "",
       "On a mismatch the first offending key is printed with its ops and outcomes (stderr) and the"
@@ -54,7 +60,9 @@ import picocli.CommandLine.Spec;
       "  wixlib verify --kind cpu --ops 10M",
       "  wixlib verify --kind glht --ops 2^24 --batch 2^20 --key-range 2^22 --seed 7",
       "  wixlib verify --kind hive --hot-keys 8 --hot-fraction 0.5 --format json",
-      "  wixlib verify --kind glht --ops 10^8 --batch 2^20 --hot-fraction 0.5 --zipf 0.99 --resize-every 16"
+      "  wixlib verify --kind glht --ops 10^8 --batch 2^20 --hot-fraction 0.5 --zipf 0.99 --resize-every 16",
+      "  wixlib verify --kind hive --key-bits 64 --ops 10^9 --batch 2^20 --key-range 2^22 --hot-fraction 0.5"
+          + " --zipf 0.99 --resize-every 16"
     })
 public final class VerifyCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -93,6 +101,16 @@ public final class VerifyCommand implements Callable<Integer> {
           + " (0: never; default: ${DEFAULT-VALUE}).")
   int resizeEvery;
 
+  @Option(names = "--key-bits", paramLabel = "B", defaultValue = "32",
+      description = "Width of keys and values: 32 (int) or 64 (long: the table is built with keyBits(64))"
+          + " (default: ${DEFAULT-VALUE}).")
+  int keyBits;
+
+  @Option(names = "--check-threads", paramLabel = "T", defaultValue = "0",
+      description = "Java threads that draw and check the ops; the results do not depend on it (0 = all cores;"
+          + " default: ${DEFAULT-VALUE}).")
+  int checkThreads;
+
   @Option(names = "--capacity", paramLabel = "C", defaultValue = "1024", converter = CountConverter.class,
       description = "Initial capacity of the table; small makes it grow during the run (default: ${DEFAULT-VALUE}).")
   long capacity;
@@ -109,11 +127,14 @@ public final class VerifyCommand implements Callable<Integer> {
     }
     table.requireAvailable(kind);
     String name = Texts.kindName(kind);
-    output.progress("verify " + name + ": " + ops + " ops in batches of " + b + ", key range " + range + ", seed "
-        + table.seed);
-    Verifier.Params params = new Verifier.Params(table.seed, ops, b, range, hotKeys, hotFraction, zipf, resizeEvery);
+    int threads = checkThreads > 0 ? checkThreads : Runtime.getRuntime().availableProcessors();
+    output.progress("verify " + name + ": " + ops + " ops in batches of " + b + ", " + keyBits + "-bit keys, key range "
+        + range + ", seed " + table.seed);
+    Verifier.Params params = new Verifier.Params(table.seed, ops, b, range, hotKeys, hotFraction, zipf, resizeEvery,
+        keyBits, threads);
     Verifier.Result res;
-    HashTable.Builder builder = HashTable.builder().kind(kind).capacity(capacity).growPolicy(GrowPolicy.AUTO);
+    HashTable.Builder builder = HashTable.builder().kind(kind).keyBits(keyBits).capacity(capacity)
+        .growPolicy(GrowPolicy.AUTO);
     if (kind.isGpu()) {
       builder.device(table.device);
     }
@@ -135,6 +156,7 @@ public final class VerifyCommand implements Callable<Integer> {
     if (kind.isGpu()) {
       r.field("device", table.device);
     }
+    r.field("key_bits", keyBits);
     r.field("seed", table.seed);
     r.field("ops_requested", ops);
     r.field("ops_checked", res.opsChecked());
@@ -160,6 +182,10 @@ public final class VerifyCommand implements Callable<Integer> {
   }
 
   private void validate() {
+    table.check("--key-bits", b -> b.keyBits(keyBits));
+    if (checkThreads < 0) {
+      throw new ParameterException(spec.commandLine(), "--check-threads must be >= 0, got " + checkThreads);
+    }
     if (ops < 1) {
       throw new ParameterException(spec.commandLine(), "--ops must be >= 1, got " + ops);
     }

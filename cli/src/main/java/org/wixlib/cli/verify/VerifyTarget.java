@@ -1,61 +1,34 @@
 package org.wixlib.cli.verify;
 
 import org.wixlib.HashTable;
-import org.wixlib.Pairs;
+import org.wixlib.LongPairs;
 
-/** The table calls verify makes; tests wrap a real table in it to inject faults the checks must catch. */
+/**
+ * The table calls verify makes, at either width with keys and values as longs (a 32-bit table's are
+ * ints sign-extended: {@link NarrowTarget}); tests wrap a real table in it to inject faults the checks
+ * must catch. Arrays passed in have exactly the length of the call.
+ */
 interface VerifyTarget {
-  void batch(byte[] ops, int[] keys, int[] values, byte[] outcomes);
+  /** 32 or 64. */
+  int keyBits();
 
-  void contains(int[] keys, byte[] found);
+  void batch(byte[] ops, long[] keys, long[] values, byte[] outcomes);
 
-  int[] find(int[] keys, int notFound);
+  void contains(long[] keys, byte[] found);
+
+  /** valuesOut[i] = the value of keys[i], or notFound when absent. */
+  void find(long[] keys, long[] valuesOut, long notFound);
 
   long size();
 
-  Pairs retrieveAll();
+  LongPairs retrieveAll();
 
   void resize(long capacity);
 
   void clear();
 
-  /** The plain HashTable. */
+  /** The plain HashTable, at its width. */
   static VerifyTarget of(HashTable t) {
-    return new VerifyTarget() {
-      @Override
-      public void batch(byte[] ops, int[] keys, int[] values, byte[] outcomes) {
-        t.batch(ops, keys, values, outcomes);
-      }
-
-      @Override
-      public void contains(int[] keys, byte[] found) {
-        t.contains(keys, found);
-      }
-
-      @Override
-      public int[] find(int[] keys, int notFound) {
-        return t.find(keys, notFound);
-      }
-
-      @Override
-      public long size() {
-        return t.size();
-      }
-
-      @Override
-      public Pairs retrieveAll() {
-        return t.retrieveAll();
-      }
-
-      @Override
-      public void resize(long capacity) {
-        t.resize(capacity);
-      }
-
-      @Override
-      public void clear() {
-        t.clear();
-      }
-    };
+    return t.keyBits() == 64 ? new WideTarget(t) : new NarrowTarget(t);
   }
 }

@@ -9,12 +9,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.wixlib.Op;
 import org.wixlib.Outcome;
 
 /**
- * verify's per-key check ({@link Verifier#checkHotKey}, its verdict {@link Verifier#violation})
+ * verify's per-key check ({@link PerKeyCheck#checkKeys}, its verdict {@link PerKeyCheck#violation})
  * against the definition: a concurrent batch is valid when SOME sequential order of its ops, started from the state before, reports every outcome and
  * found value and ends in the state after. The definition is written plainly here as a search of all
  * orders, and the two must agree on every history of up to {@link #MAX_OPS} ops on one key, and on
@@ -109,12 +110,22 @@ class ExhaustiveCheckTest {
     return ends;
   }
 
+  /**
+   * How the small values of the histories reach the checker at a key width: as they are at 32 bits; at
+   * 64 bits in the high half, over one low half shared by all, so a checker that compared only the low
+   * 32 bits of values would take every value for every other and accept invalid histories.
+   */
+  private static long value(int bits, int v) {
+    return bits == 32 ? v : ((long) v << 32) | 0x5A5A5A5AL;
+  }
+
   /** The checker's verdict on the elements (count[k] copies of ELEMENTS[k]). */
-  private static boolean checkerAccepts(int[] count, int n, Integer pre, boolean nowPresent, int nowValue) {
+  private static boolean checkerAccepts(int bits, int[] count, int n, Integer pre, boolean nowPresent, int nowValue,
+      PerKeyCheck.Scratch scratch) {
     byte[] ops = new byte[n];
-    int[] in = new int[n];
+    long[] in = new long[n];
     byte[] out = new byte[n];
-    int[] valuesOut = new int[n];
+    long[] valuesOut = new long[n];
     int[] order = new int[n];
     int i = 0;
     // Interleave the kinds (last kind first) so the checker never sees them grouped in element order.
@@ -122,18 +133,21 @@ class ExhaustiveCheckTest {
       for (int c = 0; c < count[k]; c++) {
         El e = ELEMENTS[k];
         ops[i] = e.op();
-        in[i] = e.in();
+        in[i] = value(bits, e.in());
         out[i] = e.out();
-        valuesOut[i] = e.valueOut();
+        valuesOut[i] = value(bits, e.valueOut());
         order[i] = n - 1 - i;
         i++;
       }
     }
-    return Verifier.violation(pre, nowPresent, nowValue, order, 0, n, ops, in, valuesOut, out) == null;
+    PerKeyCheck.Elements els = new PerKeyCheck.Elements(ops, in, valuesOut, out);
+    return PerKeyCheck.violation(pre != null, pre == null ? 0 : value(bits, pre), nowPresent, value(bits, nowValue),
+        order, 0, n, els, scratch) == null;
   }
 
-  @Test
-  void agreesWithASearchOfAllOrdersOnEveryHistoryOfOneKey() {
+  @ParameterizedTest(name = "{0}-bit values")
+  @ValueSource(ints = {32, 64})
+  void agreesWithASearchOfAllOrdersOnEveryHistoryOfOneKey(int bits) {
     List<Integer> states = new ArrayList<>(); // 0: absent, v > 0: present with value v
     states.add(0);
     for (int v : SEEN) {
@@ -145,6 +159,7 @@ class ExhaustiveCheckTest {
     long acceptedInvalid = 0;
     List<String> examples = new ArrayList<>();
     Map<Long, Integer> memo = new HashMap<>();
+    PerKeyCheck.Scratch scratch = new PerKeyCheck.Scratch();
     long start = System.nanoTime();
     for (int n = 1; n <= MAX_OPS; n++) {
       int[] pick = new int[n]; // non-decreasing indices into ELEMENTS: one multiset
@@ -158,7 +173,7 @@ class ExhaustiveCheckTest {
           for (int after : states) {
             Integer pre = before == 0 ? null : before;
             boolean truth = (ends >> after & 1) != 0;
-            boolean verdict = checkerAccepts(count, n, pre, after != 0, after);
+            boolean verdict = checkerAccepts(bits, count, n, pre, after != 0, after, scratch);
             compared++;
             valid += truth ? 1 : 0;
             if (truth != verdict) {
@@ -184,8 +199,9 @@ class ExhaustiveCheckTest {
         }
       }
     }
-    System.out.printf("ExhaustiveCheckTest: %,d one-key histories of 1..%d ops compared (%,d valid), %,d wrong"
-        + " verdicts (%,d invalid ones accepted), %.1f s%n", compared, MAX_OPS, valid, disagree, acceptedInvalid,
+    System.out.printf("ExhaustiveCheckTest (%d-bit values): %,d one-key histories of 1..%d ops compared (%,d valid),"
+        + " %,d wrong verdicts (%,d invalid ones accepted), %.1f s%n", bits, compared, MAX_OPS, valid, disagree,
+        acceptedInvalid,
         (System.nanoTime() - start) / 1e9);
     examples.forEach(e -> System.out.println("  " + e));
     assertEquals(0, disagree, disagree + " wrong verdicts of " + compared + ", e.g.\n" + String.join("\n", examples));
@@ -251,8 +267,9 @@ class ExhaustiveCheckTest {
     return false;
   }
 
-  @Test
-  void agreesWithASearchOfAllOrdersOnRandomBatchesOverSeveralKeys() {
+  @ParameterizedTest(name = "{0}-bit values")
+  @ValueSource(ints = {32, 64})
+  void agreesWithASearchOfAllOrdersOnRandomBatchesOverSeveralKeys(int bits) {
     SplittableRandom rnd = new SplittableRandom(42);
     int batches = 50_000;
     int valid = 0;
@@ -335,13 +352,17 @@ class ExhaustiveCheckTest {
           }
         }
       }
-      Integer[] pre = new Integer[touched.length];
+      byte[] prePresent = new byte[touched.length];
+      long[] preValue = new long[touched.length];
       byte[] nowPresent = new byte[touched.length];
-      int[] nowValue = new int[touched.length];
+      long[] nowValue = new long[touched.length];
+      long[] touchedKeys = new long[touched.length];
       for (int s = 0; s < touched.length; s++) {
-        pre[s] = before.get(touched[s]);
+        touchedKeys[s] = touched[s];
+        prePresent[s] = (byte) (before.containsKey(touched[s]) ? 1 : 0);
+        preValue[s] = value(bits, before.getOrDefault(touched[s], 0));
         nowPresent[s] = (byte) (after.containsKey(touched[s]) ? 1 : 0);
-        nowValue[s] = after.getOrDefault(touched[s], 0);
+        nowValue[s] = value(bits, after.getOrDefault(touched[s], 0));
       }
       // Keys the batch does not touch are checked elsewhere (unchanged): the search must agree there.
       boolean untouchedSame = true;
@@ -351,17 +372,21 @@ class ExhaustiveCheckTest {
         }
       }
       byte[] ops = new byte[n];
-      int[] in = new int[n];
-      int[] valuesOut = new int[n];
+      long[] in = new long[n];
+      long[] valuesOut = new long[n];
       byte[] out = new byte[n];
+      int[] elems = new int[n];
       for (int i = 0; i < n; i++) {
         ops[i] = els[i].op();
-        in[i] = els[i].in();
-        valuesOut[i] = els[i].valueOut();
+        in[i] = value(bits, els[i].in());
+        valuesOut[i] = value(bits, els[i].valueOut());
         out[i] = els[i].out();
+        elems[i] = i;
       }
       List<Mismatch> found = new ArrayList<>();
-      Verifier.checkKeys(1, touched, pre, nowPresent, nowValue, slot, n, ops, in, valuesOut, out, found::add);
+      PerKeyCheck.checkKeys(1, bits, touchedKeys, touched.length, prePresent, preValue, nowPresent, nowValue, elems,
+          slot, n, new PerKeyCheck.Elements(ops, in, valuesOut, out), new PerKeyCheck.Scratch(),
+          (s, m) -> found.add(m));
       boolean verdict = found.isEmpty() && untouchedSame;
       valid += truth ? 1 : 0;
       if (truth != verdict) {
@@ -372,8 +397,8 @@ class ExhaustiveCheckTest {
         }
       }
     }
-    System.out.printf("ExhaustiveCheckTest: %,d random batches over %d keys compared (%,d valid), %,d wrong"
-        + " verdicts%n", batches, KEYS.length, valid, disagree);
+    System.out.printf("ExhaustiveCheckTest (%d-bit values): %,d random batches over %d keys compared (%,d valid),"
+        + " %,d wrong verdicts%n", bits, batches, KEYS.length, valid, disagree);
     assertEquals(0, disagree, example);
     assertTrue(valid > batches / 4 && valid < batches * 3 / 4, "a mix of valid and invalid batches: " + valid);
   }

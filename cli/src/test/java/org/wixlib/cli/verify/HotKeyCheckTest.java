@@ -19,7 +19,13 @@ class HotKeyCheckTest {
     for (int i = 0; i < order.length; i++) {
       order[i] = i;
     }
-    return Verifier.checkHotKey(1, KEY, pre, nowPresent, nowValue, order, 0, ops.length, ops, in, valuesOut, out);
+    PerKeyCheck.Elements e = new PerKeyCheck.Elements(ops, longs(in), longs(valuesOut), out);
+    return PerKeyCheck.checkKey(1, KEY, 32, pre != null, pre == null ? 0 : pre, nowPresent, nowValue, order, 0,
+        ops.length, e, new PerKeyCheck.Scratch());
+  }
+
+  private static long[] longs(int[] a) {
+    return java.util.Arrays.stream(a).asLongStream().toArray();
   }
 
   private static byte[] ops(byte... b) {

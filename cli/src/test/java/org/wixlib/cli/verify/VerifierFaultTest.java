@@ -5,33 +5,45 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.wixlib.HashTable;
+import org.wixlib.LongPairs;
 import org.wixlib.Op;
 import org.wixlib.Outcome;
-import org.wixlib.Pairs;
 import org.wixlib.TableKind;
 import org.wixlib.cli.Progress;
 
-/** verify's checks catch a table that lies: a real CPU table wrapped to inject one fault at a time. */
+/**
+ * verify's checks catch a table that lies: a real CPU table wrapped to inject one fault at a time, at
+ * both key widths. At 64 bits the corrupted values differ only in their high halves, and a foreign key
+ * only in the high half of its key from a present one.
+ */
 class VerifierFaultTest {
   private HashTable table;
+  private int bits;
 
-  @BeforeEach
-  void open() {
-    table = HashTable.builder().kind(TableKind.CPU).capacity(256).build();
+  private void open(int keyBits) {
+    bits = keyBits;
+    table = HashTable.builder().kind(TableKind.CPU).keyBits(keyBits).capacity(256).build();
   }
 
   @AfterEach
   void close() {
-    table.close();
+    if (table != null) {
+      table.close();
+    }
   }
 
   /** Forwards to the real table; subclasses override one call to lie. */
@@ -40,19 +52,24 @@ class VerifierFaultTest {
     int batches;
 
     @Override
-    public void batch(byte[] ops, int[] keys, int[] values, byte[] outcomes) {
+    public int keyBits() {
+      return real.keyBits();
+    }
+
+    @Override
+    public void batch(byte[] ops, long[] keys, long[] values, byte[] outcomes) {
       real.batch(ops, keys, values, outcomes);
       batches++;
     }
 
     @Override
-    public void contains(int[] keys, byte[] found) {
+    public void contains(long[] keys, byte[] found) {
       real.contains(keys, found);
     }
 
     @Override
-    public int[] find(int[] keys, int notFound) {
-      return real.find(keys, notFound);
+    public void find(long[] keys, long[] valuesOut, long notFound) {
+      real.find(keys, valuesOut, notFound);
     }
 
     @Override
@@ -61,7 +78,7 @@ class VerifierFaultTest {
     }
 
     @Override
-    public Pairs retrieveAll() {
+    public LongPairs retrieveAll() {
       return real.retrieveAll();
     }
 
@@ -76,13 +93,53 @@ class VerifierFaultTest {
     }
   }
 
-  private static Verifier.Result run(VerifyTarget t, double hotFraction) {
-    Verifier.Params p = new Verifier.Params(5, 40_000, 1000, 8000, 8, hotFraction);
+  // ---- the real table, one key at a time, behind the checker's back ------------------------------
+
+  private byte one(byte op, long key, long value) {
+    byte[] out = new byte[1];
+    VerifyTarget.of(table).batch(new byte[] {op}, new long[] {key}, new long[] {value}, out);
+    return out[0];
+  }
+
+  private boolean has(long key) {
+    byte[] here = new byte[1];
+    VerifyTarget.of(table).contains(new long[] {key}, here);
+    return here[0] != 0;
+  }
+
+  private long get(long key) {
+    long[] v = new long[1];
+    VerifyTarget.of(table).find(new long[] {key}, v, 0);
+    return v[0];
+  }
+
+  private void erase(long key) {
+    one(Op.ERASE, key, 0);
+  }
+
+  private void put(long key, long value) {
+    one(Op.INSERT_OR_ASSIGN, key, value);
+  }
+
+  /** A wrong value of this width: all bits flipped at 32, one bit of the high half at 64. */
+  private long corrupt(long v) {
+    return bits == 32 ? ~v : v ^ (1L << 45);
+  }
+
+  private Verifier.Result run(VerifyTarget t, double hotFraction) {
+    Verifier.Params p = new Verifier.Params(5, 40_000, 1000, 8000, 8, hotFraction).withKeyBits(bits);
     return new Verifier(p, "cpu", Progress.SILENT).run(t);
   }
 
-  @Test
-  void anHonestTablePasses() {
+  private Verifier.Result runZipf(VerifyTarget t, int resizeEvery) {
+    Verifier.Params p = new Verifier.Params(6, 40_000, 1000, 8000, 8, 0.5, 0.99, resizeEvery).withKeyBits(bits);
+    return new Verifier(p, "cpu", Progress.SILENT).run(t);
+  }
+
+  @ParameterizedTest(name = "{0} bits")
+  @ValueSource(ints = {32, 64})
+  void anHonestTablePasses(int keyBits) {
+    open(keyBits);
     Verifier.Result r = run(new Faulty(), 0.3);
     assertNull(r.mismatch(), () -> String.join("\n", r.mismatch().describe()));
     assertEquals(0, r.mismatches());
@@ -91,11 +148,13 @@ class VerifierFaultTest {
     assertEquals(0, r.finalSize());
   }
 
-  @Test
-  void aWrongOutcomeInADistinctBatchIsCaught() {
+  @ParameterizedTest(name = "{0} bits")
+  @ValueSource(ints = {32, 64})
+  void aWrongOutcomeInADistinctBatchIsCaught(int keyBits) {
+    open(keyBits);
     Verifier.Result r = run(new Faulty() {
       @Override
-      public void batch(byte[] ops, int[] keys, int[] values, byte[] outcomes) {
+      public void batch(byte[] ops, long[] keys, long[] values, byte[] outcomes) {
         super.batch(ops, keys, values, outcomes);
         if (batches == 5) {
           for (int i = 0; i < ops.length; i++) {
@@ -112,16 +171,18 @@ class VerifierFaultTest {
     assertEquals(5, r.batches(), "the run stops after the failing batch");
   }
 
-  @Test
-  void aWrongFoundValueIsCaught() {
+  @ParameterizedTest(name = "{0} bits")
+  @ValueSource(ints = {32, 64})
+  void aWrongFoundValueIsCaught(int keyBits) {
+    open(keyBits);
     Verifier.Result r = run(new Faulty() {
       @Override
-      public void batch(byte[] ops, int[] keys, int[] values, byte[] outcomes) {
+      public void batch(byte[] ops, long[] keys, long[] values, byte[] outcomes) {
         super.batch(ops, keys, values, outcomes);
         if (batches == 7) {
           for (int i = 0; i < ops.length; i++) {
             if (ops[i] == Op.FIND && outcomes[i] == Outcome.FOUND) {
-              values[i] ^= 1;
+              values[i] = corrupt(values[i]);
               return;
             }
           }
@@ -132,18 +193,20 @@ class VerifierFaultTest {
     assertTrue(r.mismatch().problem().startsWith("find returned value"), r.mismatch().problem());
   }
 
-  @Test
-  void aKeyLostFromTheTableIsCaughtBySizeAndNamed() {
-    int[] lost = new int[1];
+  @ParameterizedTest(name = "{0} bits")
+  @ValueSource(ints = {32, 64})
+  void aKeyLostFromTheTableIsCaughtBySizeAndNamed(int keyBits) {
+    open(keyBits);
+    long[] lost = new long[1];
     Verifier.Result r = run(new Faulty() {
       @Override
-      public void batch(byte[] ops, int[] keys, int[] values, byte[] outcomes) {
+      public void batch(byte[] ops, long[] keys, long[] values, byte[] outcomes) {
         super.batch(ops, keys, values, outcomes);
         if (batches == 3) {
           for (int i = 0; i < ops.length; i++) {
             if (outcomes[i] == Outcome.INSERTED) {
               lost[0] = keys[i];
-              table.erase(new int[] {keys[i]}); // the table silently drops a key it reported inserted
+              erase(keys[i]); // the table silently drops a key it reported inserted
               return;
             }
           }
@@ -155,31 +218,35 @@ class VerifierFaultTest {
     assertEquals(lost[0], r.mismatch().key(), String.join("\n", r.mismatch().describe()));
   }
 
-  @Test
-  void aDuplicateInRetrieveAllIsCaught() {
+  @ParameterizedTest(name = "{0} bits")
+  @ValueSource(ints = {32, 64})
+  void aDuplicateInRetrieveAllIsCaught(int keyBits) {
+    open(keyBits);
     Verifier.Result r = run(new Faulty() {
       @Override
-      public Pairs retrieveAll() {
-        Pairs p = super.retrieveAll();
+      public LongPairs retrieveAll() {
+        LongPairs p = super.retrieveAll();
         if (p.size() < 2) {
           return p;
         }
-        int[] k = Arrays.copyOf(p.keys(), p.size());
-        int[] v = Arrays.copyOf(p.values(), p.size());
+        long[] k = p.keys().clone();
+        long[] v = p.values().clone();
         k[1] = k[0];
         v[1] = v[0];
-        return new Pairs(k, v);
+        return new LongPairs(k, v);
       }
     }, 0.0);
     assertNotNull(r.mismatch());
     assertTrue(r.mismatch().problem().contains("twice"), r.mismatch().problem());
   }
 
-  @Test
-  void aHotKeyInsertedTwiceIsCaught() {
+  @ParameterizedTest(name = "{0} bits")
+  @ValueSource(ints = {32, 64})
+  void aHotKeyInsertedTwiceIsCaught(int keyBits) {
+    open(keyBits);
     Verifier.Result r = run(new Faulty() {
       @Override
-      public void batch(byte[] ops, int[] keys, int[] values, byte[] outcomes) {
+      public void batch(byte[] ops, long[] keys, long[] values, byte[] outcomes) {
         super.batch(ops, keys, values, outcomes);
         // In the hot-key phase, report a PRESENT insert as INSERTED: two inserts "won".
         if (batches > 30) {
@@ -196,13 +263,10 @@ class VerifierFaultTest {
     assertTrue(String.join("\n", r.mismatch().describe()).contains("hot-key"), r.mismatch().problem());
   }
 
-  private static Verifier.Result runZipf(VerifyTarget t, int resizeEvery) {
-    Verifier.Params p = new Verifier.Params(6, 40_000, 1000, 8000, 8, 0.5, 0.99, resizeEvery);
-    return new Verifier(p, "cpu", Progress.SILENT).run(t);
-  }
-
-  @Test
-  void zipfAndResizesOnAnHonestTablePass() {
+  @ParameterizedTest(name = "{0} bits")
+  @ValueSource(ints = {32, 64})
+  void zipfAndResizesOnAnHonestTablePass(int keyBits) {
+    open(keyBits);
     Verifier.Result r = runZipf(new Faulty(), 3);
     assertNull(r.mismatch(), () -> String.join("\n", r.mismatch().describe()));
     assertEquals(20, r.zipfBatches());
@@ -210,11 +274,13 @@ class VerifierFaultTest {
     assertTrue(r.hottestShare() > 0.02, "skewed: " + r.hottestShare());
   }
 
-  @Test
-  void aZipfKeyErasedTwiceIsCaught() {
+  @ParameterizedTest(name = "{0} bits")
+  @ValueSource(ints = {32, 64})
+  void aZipfKeyErasedTwiceIsCaught(int keyBits) {
+    open(keyBits);
     Verifier.Result r = runZipf(new Faulty() {
       @Override
-      public void batch(byte[] ops, int[] keys, int[] values, byte[] outcomes) {
+      public void batch(byte[] ops, long[] keys, long[] values, byte[] outcomes) {
         super.batch(ops, keys, values, outcomes);
         // In the Zipf phase, report a NOT_FOUND erase as ERASED: two erases "won".
         if (batches > 20) {
@@ -231,15 +297,17 @@ class VerifierFaultTest {
     assertTrue(String.join("\n", r.mismatch().describe()).contains("hot-key"), r.mismatch().problem());
   }
 
-  @Test
-  void aKeyLostByAResizeIsCaught() {
+  @ParameterizedTest(name = "{0} bits")
+  @ValueSource(ints = {32, 64})
+  void aKeyLostByAResizeIsCaught(int keyBits) {
+    open(keyBits);
     Verifier.Result r = runZipf(new Faulty() {
       @Override
       public void resize(long capacity) {
         super.resize(capacity);
-        Pairs p = real.retrieveAll();
+        LongPairs p = real.retrieveAll();
         if (p.size() > 0) {
-          table.erase(new int[] {p.keys()[0]}); // the resize "loses" one key
+          erase(p.keys()[0]); // the resize "loses" one key
         }
       }
     }, 5);
@@ -248,8 +316,10 @@ class VerifierFaultTest {
     assertEquals(5, r.batches(), "caught at the first resize");
   }
 
-  @Test
-  void aStaleSizeIsCaught() {
+  @ParameterizedTest(name = "{0} bits")
+  @ValueSource(ints = {32, 64})
+  void aStaleSizeIsCaught(int keyBits) {
+    open(keyBits);
     Verifier.Result r = run(new Faulty() {
       @Override
       public long size() {
@@ -299,7 +369,8 @@ class VerifierFaultTest {
   }
 
   static Stream<Arguments> faultsTimesPhases() {
-    return Arrays.stream(Fault.values()).flatMap(f -> Arrays.stream(Phase.values()).map(ph -> Arguments.of(f, ph)));
+    return IntStream.of(32, 64).boxed().flatMap(b -> Arrays.stream(Fault.values())
+        .flatMap(f -> Arrays.stream(Phase.values()).map(ph -> Arguments.of(b, f, ph))));
   }
 
   /**
@@ -309,15 +380,15 @@ class VerifierFaultTest {
   private class Injector extends Faulty {
     final Fault fault;
     final Phase phase;
-    Integer brokenKey;
+    Long brokenKey;
     String how;
     // The last batch: its keys' states before it, and its elements.
-    int[] lastKeys = new int[0];
-    byte[] lastPresent;
-    int[] lastValue;
+    long[] lastKeys = new long[0];
+    boolean[] lastPresent;
+    long[] lastValue;
     byte[] lastOps;
-    int[] lastBatchKeys;
-    int[] lastIn;
+    long[] lastBatchKeys;
+    long[] lastIn;
     byte[] lastOutcomes;
 
     Injector(Fault fault, Phase phase) {
@@ -326,12 +397,15 @@ class VerifierFaultTest {
     }
 
     @Override
-    public void batch(byte[] ops, int[] keys, int[] values, byte[] outcomes) {
-      int[] distinct = Arrays.stream(keys).distinct().toArray();
-      byte[] present = new byte[distinct.length];
-      real.contains(distinct, present);
-      int[] value = real.find(distinct, 0);
-      int[] in = values.clone();
+    public void batch(byte[] ops, long[] keys, long[] values, byte[] outcomes) {
+      long[] distinct = Arrays.stream(keys).distinct().toArray();
+      boolean[] present = new boolean[distinct.length];
+      long[] value = new long[distinct.length];
+      for (int s = 0; s < distinct.length; s++) {
+        present[s] = has(distinct[s]);
+        value[s] = get(distinct[s]);
+      }
+      long[] in = values.clone();
       super.batch(ops, keys, values, outcomes);
       lastKeys = distinct;
       lastPresent = present;
@@ -358,36 +432,35 @@ class VerifierFaultTest {
         case CORRUPT_VALUE -> {
           for (int i = 0; i < lastOps.length && brokenKey == null; i++) {
             byte o = lastOutcomes[i];
-            int[] now = real.find(new int[] {lastBatchKeys[i]}, 0);
-            byte[] here = new byte[1];
-            real.contains(new int[] {lastBatchKeys[i]}, here);
-            if ((o == Outcome.INSERTED || o == Outcome.ASSIGNED) && here[0] != 0) {
-              set(lastBatchKeys[i], ~now[0], "value " + now[0] + " -> " + ~now[0]);
+            long key = lastBatchKeys[i];
+            if ((o == Outcome.INSERTED || o == Outcome.ASSIGNED) && has(key)) {
+              long now = get(key);
+              set(key, corrupt(now), "value " + now + " -> " + corrupt(now));
             }
           }
         }
         case LOST_ASSIGN -> lostAssign();
         case DROP_UNTOUCHED -> {
-          int key = untouchedKey();
+          long key = untouchedKey();
           if (key != -1) {
-            table.erase(new int[] {key});
+            erase(key);
             brokenKey = key;
             how = "dropped";
           }
         }
         case FOREIGN_KEY -> {
-          int key = 0x7eadbeef;
-          byte[] here = new byte[1];
-          real.contains(new int[] {key}, here);
-          if (here[0] == 0 && Arrays.stream(lastKeys).noneMatch(k -> k == key)) {
+          // At 64 bits a present key with one bit of its high half flipped: only the high half tells them apart.
+          long near = untouchedKey();
+          long key = bits == 32 ? 0x7eadbeef : near ^ (1L << 50);
+          if ((bits == 32 || near != -1) && !has(key) && Arrays.stream(lastKeys).noneMatch(k -> k == key)) {
             set(key, 12345, "inserted");
           }
         }
         case CORRUPT_UNTOUCHED -> {
-          int key = untouchedKey();
+          long key = untouchedKey();
           if (key != -1) {
-            int v = real.find(new int[] {key}, 0)[0];
-            set(key, ~v, "value " + v + " -> " + ~v);
+            long v = get(key);
+            set(key, corrupt(v), "value " + v + " -> " + corrupt(v));
           }
         }
         default -> throw new AssertionError(fault);
@@ -397,11 +470,11 @@ class VerifierFaultTest {
     /** Per key of the last batch: INSERTED/ERASED counts and ASSIGNED elements decide the lost value. */
     private void lostAssign() {
       for (int s = 0; s < lastKeys.length && brokenKey == null; s++) {
-        int key = lastKeys[s];
+        long key = lastKeys[s];
         int inserted = 0;
         int erased = 0;
         int assigned = 0;
-        int insertedValue = 0;
+        long insertedValue = 0;
         for (int i = 0; i < lastOps.length; i++) {
           if (lastBatchKeys[i] != key) {
             continue;
@@ -419,11 +492,11 @@ class VerifierFaultTest {
         if (assigned == 0 || erased > 0) {
           continue;
         }
-        int now = real.find(new int[] {key}, 0)[0];
-        if (lastPresent[s] == 0 && inserted == 1 && now != insertedValue) {
+        long now = get(key);
+        if (!lastPresent[s] && inserted == 1 && now != insertedValue) {
           // The race: the insert's value store lands after the assign.
           set(key, insertedValue, "race: value " + now + " -> " + insertedValue + " (the INSERTED value)");
-        } else if ((phase == Phase.DISTINCT || phase == Phase.RESIZE) && lastPresent[s] != 0 && inserted == 0
+        } else if ((phase == Phase.DISTINCT || phase == Phase.RESIZE) && lastPresent[s] && inserted == 0
             && now != lastValue[s]) {
           set(key, lastValue[s], "revert: value " + now + " -> " + lastValue[s] + " (before the assign)");
         }
@@ -431,10 +504,10 @@ class VerifierFaultTest {
     }
 
     /** A key in the table that the last batch did not touch, or -1. */
-    private int untouchedKey() {
-      Pairs p = real.retrieveAll();
+    private long untouchedKey() {
+      LongPairs p = real.retrieveAll();
       for (int i = 0; i < p.size(); i++) {
-        int k = p.keys()[i];
+        long k = p.keys()[i];
         if (Arrays.stream(lastKeys).noneMatch(x -> x == k)) {
           return k;
         }
@@ -442,25 +515,26 @@ class VerifierFaultTest {
       return -1;
     }
 
-    private void set(int key, int value, String what) {
-      table.insertOrAssign(new int[] {key}, new int[] {value});
+    private void set(long key, long value, String what) {
+      put(key, value);
       brokenKey = key;
       how = what + " after batch " + batches;
     }
   }
 
-  @ParameterizedTest(name = "{0} in {1}")
+  @ParameterizedTest(name = "{0} bits: {1} in {2}")
   @MethodSource("faultsTimesPhases")
-  void aStateFaultIsCaughtInEveryPhase(Fault fault, Phase phase) {
+  void aStateFaultIsCaughtInEveryPhase(int keyBits, Fault fault, Phase phase) {
+    open(keyBits);
     Injector t = new Injector(fault, phase);
-    Verifier.Result r = new Verifier(phase.params, "cpu", Progress.SILENT).run(t);
+    Verifier.Result r = new Verifier(phase.params.withKeyBits(keyBits), "cpu", Progress.SILENT).run(t);
     assertNotNull(t.brokenKey, "the run offered no chance to inject " + fault);
-    System.out.println("fault " + fault + " in " + phase + ": key " + t.brokenKey + " " + t.how + " -> "
-        + (r.mismatch() == null ? "PASSED verify (missed)" : "caught at batch " + r.batches() + ": "
+    System.out.println(keyBits + " bits: fault " + fault + " in " + phase + ": key " + t.brokenKey + " " + t.how
+        + " -> " + (r.mismatch() == null ? "PASSED verify (missed)" : "caught at batch " + r.batches() + ": "
         + r.mismatch().problem()));
     assertNotNull(r.mismatch(), fault + " in " + phase + " (key " + t.brokenKey + " " + t.how + ") passed verify");
     assertTrue(r.mismatches() > 0);
-    assertEquals(t.brokenKey.intValue(), r.mismatch().key(), String.join("\n", r.mismatch().describe()));
+    assertEquals(t.brokenKey.longValue(), r.mismatch().key(), String.join("\n", r.mismatch().describe()));
   }
 
   /**
@@ -469,45 +543,44 @@ class VerifierFaultTest {
    * that touches it. (A first, honest run with the same seed tells which keys the next batch assigns;
    * the keys and ops verify draws do not depend on the table.)
    */
-  @ParameterizedTest(name = "{0}")
+  @ParameterizedTest(name = "{0} bits: {1}")
   @MethodSource("overwritePhases")
-  void aCorruptedKeyIsCaughtBeforeTheNextBatchOverwritesIt(Phase phase) {
-    java.util.List<int[]> keysOf = new java.util.ArrayList<>();
-    java.util.List<byte[]> opsOf = new java.util.ArrayList<>();
-    java.util.Set<Integer> comparedAfter = new java.util.HashSet<>();
-    new Verifier(phase.params, "cpu", Progress.SILENT).run(new Faulty() {
+  void aCorruptedKeyIsCaughtBeforeTheNextBatchOverwritesIt(int keyBits, Phase phase) {
+    open(keyBits);
+    Verifier.Params params = phase.params.withKeyBits(keyBits);
+    List<long[]> keysOf = new ArrayList<>();
+    List<byte[]> opsOf = new ArrayList<>();
+    Set<Integer> comparedAfter = new HashSet<>();
+    new Verifier(params, "cpu", Progress.SILENT).run(new Faulty() {
       @Override
-      public void batch(byte[] ops, int[] keys, int[] values, byte[] outcomes) {
+      public void batch(byte[] ops, long[] keys, long[] values, byte[] outcomes) {
         keysOf.add(keys.clone());
         opsOf.add(ops.clone());
         super.batch(ops, keys, values, outcomes);
       }
 
       @Override
-      public Pairs retrieveAll() {
+      public LongPairs retrieveAll() {
         comparedAfter.add(batches);
         return super.retrieveAll();
       }
     });
     table.clear();
-    int[] broken = {0, -1};
-    Verifier.Result r = new Verifier(phase.params, "cpu", Progress.SILENT).run(new Faulty() {
+    long[] broken = {0, -1};
+    Verifier.Result r = new Verifier(params, "cpu", Progress.SILENT).run(new Faulty() {
       @Override
-      public void batch(byte[] ops, int[] keys, int[] values, byte[] outcomes) {
+      public void batch(byte[] ops, long[] keys, long[] values, byte[] outcomes) {
         super.batch(ops, keys, values, outcomes);
         if (broken[1] >= 0 || batches < phase.fromBatch || comparedAfter.contains(batches)
             || batches >= keysOf.size()) {
           return;
         }
-        int[] next = keysOf.get(batches);
+        long[] next = keysOf.get(batches);
         byte[] nextOps = opsOf.get(batches);
         for (int i = 0; i < next.length; i++) {
-          int k = next[i];
-          byte[] here = new byte[1];
-          real.contains(new int[] {k}, here);
-          if (nextOps[i] == Op.INSERT_OR_ASSIGN && here[0] != 0 && Arrays.stream(keys).noneMatch(x -> x == k)) {
-            int v = real.find(new int[] {k}, 0)[0];
-            table.insertOrAssign(new int[] {k}, new int[] {~v});
+          long k = next[i];
+          if (nextOps[i] == Op.INSERT_OR_ASSIGN && has(k) && Arrays.stream(keys).noneMatch(x -> x == k)) {
+            put(k, corrupt(get(k)));
             broken[0] = k;
             broken[1] = batches;
             return;
@@ -516,8 +589,8 @@ class VerifierFaultTest {
       }
     });
     assertTrue(broken[1] >= 0, "no batch offered a chance");
-    System.out.println("corrupted key " + broken[0] + " after batch " + broken[1] + " (" + phase + ") -> "
-        + (r.mismatch() == null ? "PASSED verify (missed)" : "caught at batch " + r.batches() + ": "
+    System.out.println(keyBits + " bits: corrupted key " + broken[0] + " after batch " + broken[1] + " (" + phase
+        + ") -> " + (r.mismatch() == null ? "PASSED verify (missed)" : "caught at batch " + r.batches() + ": "
         + r.mismatch().problem()));
     assertNotNull(r.mismatch(), "a corruption overwritten by the next batch passed verify");
     assertEquals(broken[0], r.mismatch().key(), String.join("\n", r.mismatch().describe()));
@@ -525,18 +598,21 @@ class VerifierFaultTest {
     assertEquals(broken[1] + 1, r.batches(), "caught at the next batch");
   }
 
-  static Stream<Phase> overwritePhases() {
-    return Stream.of(Phase.DISTINCT, Phase.ZIPF);
+  static Stream<Arguments> overwritePhases() {
+    return IntStream.of(32, 64).boxed().flatMap(b -> Stream.of(Phase.DISTINCT, Phase.ZIPF).map(ph -> Arguments.of(b, ph)));
   }
 
   @Test
   void readTellsAValueEqualToFindsNotFoundValueFromAnAbsentKey() {
+    open(32);
     int probe = 0x9E3779B9;
     table.insert(new int[] {1, 2}, new int[] {probe, 5});
     byte[] present = new byte[3];
-    int[] value = new int[3];
-    Verifier.read(VerifyTarget.of(table), new int[] {1, 2, 3}, present, value);
+    long[] value = new long[3];
+    try (Shards one = new Shards(1)) {
+      Verifier.read(VerifyTarget.of(table), one, new long[] {1, 2, 3}, present, value, probe);
+    }
     assertEquals("[1, 1, 0]", Arrays.toString(present));
-    assertEquals(Arrays.toString(new int[] {probe, 5, 0}), Arrays.toString(value));
+    assertEquals(Arrays.toString(new long[] {probe, 5}), Arrays.toString(Arrays.copyOf(value, 2)));
   }
 }
