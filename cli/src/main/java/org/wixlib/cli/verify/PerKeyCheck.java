@@ -63,7 +63,7 @@ final class PerKeyCheck {
   }
 
   /**
-   * Checks every key a concurrent batch touched: element elems[j] (j < n; elems null: element j) hit
+   * Checks every key a concurrent batch touched: element elems[j] ({@code j < n}; elems null: element j) hit
    * key keys[slot[j]];
    * prePresent/preValue[s] is key s's state before the batch, nowPresent/nowValue[s] after (values
    * meaningful where present). Each key's ops are judged by {@link #checkKey}; every violating key
@@ -130,10 +130,10 @@ final class PerKeyCheck {
    * (absent to present, writes its value) and ERASED switch. PRESENT, ASSIGNED (writes its value)
    * and FOUND lie in present segments, NOT_FOUND in absent ones. With i INSERTED, e ERASED, A the
    * ASSIGNED values, p0/p1 the presence before/after and v0/v1 the values:
-   * C1 i - e = p1 - p0; C2 a present reader needs p0 or i >= 1; C3 a NOT_FOUND needs !p0 or e >= 1;
+   * C1 i - e = p1 - p0; C2 a present reader needs p0 or {@code i >= 1}; C3 a NOT_FOUND needs !p0 or {@code e >= 1};
    * C4 a found value was written by the initial value, an INSERTED or an ASSIGNED; C5 when p1, v1 is
    * the last writer of the last present segment: v1 in A, or the segment's opener wrote v1 and every
-   * ASSIGNED fits in an earlier present segment (an INSERTED of v1 and, if A is not empty, p0 + i >= 2;
+   * ASSIGNED fits in an earlier present segment (an INSERTED of v1 and, if A is not empty, {@code p0 + i >= 2};
    * with i = 0: A empty and v1 = v0). A lost assign (an insert's late value store overwriting a
    * concurrent assign) breaks C5.
    */
