@@ -1,7 +1,5 @@
 package org.wixlib.cli.verify;
 
-import it.unimi.dsi.fastutil.longs.Long2LongMap;
-import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import org.wixlib.LongPairs;
 import org.wixlib.Op;
 import org.wixlib.Outcome;
@@ -13,7 +11,9 @@ import org.wixlib.Outcome;
  */
 class MapTarget implements VerifyTarget {
   private final int keyBits;
-  final Long2LongOpenHashMap map = new Long2LongOpenHashMap();
+  // java.util, not fastutil: the shaded CLI jar the GPU machine's tests run against keeps only the
+  // fastutil classes the CLI itself uses.
+  final java.util.HashMap<Long, Long> map = new java.util.HashMap<>();
 
   MapTarget(int keyBits) {
     this.keyBits = keyBits;
@@ -78,9 +78,9 @@ class MapTarget implements VerifyTarget {
     long[] k = new long[map.size()];
     long[] v = new long[map.size()];
     int n = 0;
-    for (Long2LongMap.Entry e : map.long2LongEntrySet()) {
-      k[n] = e.getLongKey();
-      v[n++] = e.getLongValue();
+    for (java.util.Map.Entry<Long, Long> e : map.entrySet()) {
+      k[n] = e.getKey();
+      v[n++] = e.getValue();
     }
     return new LongPairs(k, v);
   }

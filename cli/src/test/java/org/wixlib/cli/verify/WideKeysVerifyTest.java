@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
-import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -82,7 +81,7 @@ class WideKeysVerifyTest {
    * for every key sharing it (it is the one stored, so retrieveAll shows only keys the run used).
    */
   private static final class LowHalfKeys extends Wrapped {
-    final Long2LongOpenHashMap first = new Long2LongOpenHashMap();
+    final java.util.HashMap<Long, Long> first = new java.util.HashMap<>();
     /** Keys that were taken for another key. */
     final LongOpenHashSet mixedUp = new LongOpenHashSet();
 
