@@ -305,7 +305,7 @@ public class CliTest {
     Cli csv = Cli.run("verify", "--kind", "cpu", "--key-bits", "64", "--ops", "3000", "--batch", "1000", "--hot-keys", "5",
         "--hot-fraction", "0.5", "--check-threads", "1", "--format", "csv");
     assertEquals(0, csv.code, csv.toString());
-    assertTrue(csv.out.contains("# key_bits: 64") && csv.out.contains("# result: PASS"), csv.out);
+    assertTrue(csv.out.contains("\nkey_bits,64\n") && csv.out.contains("\nresult,PASS"), csv.out);
     Cli table = Cli.run("verify", "--kind", "cpu", "--ops", "3000", "--batch", "1000");
     assertTrue(table.out.contains("key bits:") && table.out.contains("32"), table.out);
   }
