@@ -540,9 +540,8 @@ public final class Join implements AutoCloseable {
       throw new InvalidArgumentException("rows holds " + rows.length + " ints; needs keys.length = " + n);
     }
     return locked(() -> {
-      MemorySegment r = scratch.region(OUT_A, 4L * Math.max(n, 1));
-      long count = Native.joinSemi(handle, staged(KEYS, keys), MemorySegment.NULL, n, anti, r, Native.MEM_HOST);
-      HostCopies.copy(r, 0, MemorySegment.ofArray(rows), 0, 4 * count);
+      long count = semiIntoScratch(keys, n, anti);
+      HostCopies.copy(scratch.region(OUT_A, 4 * count), 0, MemorySegment.ofArray(rows), 0, 4 * count);
       return count;
     });
   }
@@ -550,10 +549,15 @@ public final class Join implements AutoCloseable {
   private int[] semiArray(Object keys, boolean anti) {
     int n = length(keys);
     return locked(() -> {
-      MemorySegment r = scratch.region(OUT_A, 4L * Math.max(n, 1));
-      long count = Native.joinSemi(handle, staged(KEYS, keys), MemorySegment.NULL, n, anti, r, Native.MEM_HOST);
-      return toInts(r, count);
+      long count = semiIntoScratch(keys, n, anti);
+      return toInts(scratch.region(OUT_A, 4 * count), count);
     });
+  }
+
+  /** The semi (or anti) join's rows in scratch region OUT_A; returns their count (called under the lock). */
+  private long semiIntoScratch(Object keys, int n, boolean anti) {
+    MemorySegment r = scratch.region(OUT_A, 4L * Math.max(n, 1));
+    return Native.joinSemi(handle, staged(KEYS, keys), MemorySegment.NULL, n, anti, r, Native.MEM_HOST);
   }
 
   /** The first count ints of a scratch region as a new array (copied in parallel when large). */

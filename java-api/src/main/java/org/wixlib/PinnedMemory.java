@@ -30,8 +30,7 @@ public final class PinnedMemory {
     if (!gpuPresent()) {
       return arena.allocate(bytes, 64);
     }
-    long address = Native.hostAlloc(bytes);
-    return MemorySegment.ofAddress(address).reinterpret(bytes, arena, s -> Native.hostFree(address));
+    return Native.hostSegment(arena, bytes);
   }
 
   /**

@@ -217,7 +217,7 @@ public final class Native {
   // ---- page-locked host memory and the link -------------------------------------------------------
 
   /** Allocates page-locked host memory; returns its address. */
-  public static long hostAlloc(long bytes) {
+  private static long hostAlloc(long bytes) {
     ensureLoaded();
     try (Arena a = Arena.ofConfined()) {
       MemorySegment out = a.allocate(ADDRESS);
@@ -226,8 +226,14 @@ public final class Native {
     }
   }
 
+  /** bytes of page-locked host memory as a segment, freed when arena closes. */
+  public static MemorySegment hostSegment(Arena arena, long bytes) {
+    long address = hostAlloc(bytes);
+    return MemorySegment.ofAddress(address).reinterpret(bytes, arena, s -> hostFree(address));
+  }
+
   /** Frees page-locked host memory; returns the status (cleanups ignore it). */
-  public static int hostFree(long address) {
+  private static int hostFree(long address) {
     ensureLoaded();
     return wixlib_h.wx_host_free(ptr(address));
   }

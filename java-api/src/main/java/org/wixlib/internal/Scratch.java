@@ -30,15 +30,10 @@ public final class Scratch {
     MemorySegment s = regions[r];
     if (s == null || s.byteSize() < bytes) {
       long size = Math.max(bytes, s == null ? 64 : 2 * s.byteSize());
-      s = pageLocked ? pinned(size) : arena.allocate(size, 16);
+      s = pageLocked ? Native.hostSegment(arena, size) : arena.allocate(size, 16);
       regions[r] = s;
     }
     return s.asSlice(0, bytes);
-  }
-
-  private MemorySegment pinned(long bytes) {
-    long address = Native.hostAlloc(bytes);
-    return MemorySegment.ofAddress(address).reinterpret(bytes, arena, seg -> Native.hostFree(address));
   }
 
   /** Bytes region r holds now (0 before its first use). */

@@ -10,14 +10,8 @@ import org.wixlib.Outcome;
  * found value and the key's state are checked against the same rule. The arrays are reused while the
  * batch size stays the same.
  */
-final class DistinctBatch {
+final class DistinctBatch extends BatchArrays {
   private final Verifier v;
-  private int size = -1;
-  private byte[] ops;
-  private long[] keys;
-  private long[] values;
-  private long[] valuesIn;
-  private byte[] outcomes;
   private byte[] beforePresent;
   private long[] beforeValue;
   private byte[] present;
@@ -27,20 +21,16 @@ final class DistinctBatch {
     this.v = v;
   }
 
-  private void allocate(int b) {
-    if (size == b) {
-      return;
+  @Override
+  boolean allocate(int b) {
+    if (!super.allocate(b)) {
+      return false;
     }
-    size = b;
-    ops = new byte[b];
-    keys = new long[b];
-    values = new long[b];
-    valuesIn = new long[b];
-    outcomes = new byte[b];
     beforePresent = new byte[b];
     beforeValue = new long[b];
     present = new byte[b];
     value = new long[b];
+    return true;
   }
 
   void run(Layout layout) {

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * ({@link PerKeyCheck}) and keeps the key's oracle state. Values are unique (a bijection of a per-shard
  * counter and the shard), so a found value names the insert that wrote it.
  */
-final class PerKeyBatch {
+final class PerKeyBatch extends BatchArrays {
   private final Verifier v;
   /** Hot key indices (null: Zipf), and each one's slot in the shard owning it. */
   private final long[] hot;
@@ -19,12 +19,6 @@ final class PerKeyBatch {
   private final int[] hotSlot;
   /** Whether the batch's keys must be read back before it: always with Zipf keys, once with hot keys. */
   private boolean readBefore = true;
-  private int size = -1;
-  private byte[] ops;
-  private long[] keys;
-  private long[] values;
-  private long[] valuesIn;
-  private byte[] outcomes;
   /** The batch's distinct keys, shard after shard, and their states read from the table. */
   private long[] touched = new long[0];
   private byte[] present = new byte[0];
@@ -69,18 +63,6 @@ final class PerKeyBatch {
 
   int hotCount() {
     return hot == null ? 0 : hot.length;
-  }
-
-  private void allocate(int b) {
-    if (size == b) {
-      return;
-    }
-    size = b;
-    ops = new byte[b];
-    keys = new long[b];
-    values = new long[b];
-    valuesIn = new long[b];
-    outcomes = new byte[b];
   }
 
   void run(Layout layout) {
