@@ -45,7 +45,7 @@ FUNCTIONS=(
   wx_device_free wx_copy wx_host_alloc wx_host_free wx_host_register wx_host_unregister wx_link_measure
   wx_config_init wx_table_create wx_table_destroy
   wx_insert wx_insert_or_assign wx_find wx_contains wx_erase wx_batch
-  wx_size wx_capacity wx_load_factor wx_stats_get wx_clear wx_resize wx_retrieve_all
+  wx_size wx_capacity wx_load_factor wx_stats_get wx_shard_stats_get wx_clear wx_resize wx_retrieve_all
   wx_hash_keys wx_find_hashed wx_insert_hashed
   wx_join_create wx_join_destroy wx_join_stats_get wx_join_hash wx_join_count wx_join_probe wx_join_semi
 )
@@ -65,7 +65,7 @@ CONSTANTS=(
   WX_KEY32_EMPTY WX_KEY32_TOMBSTONE WX_KEY64_EMPTY WX_KEY64_TOMBSTONE
   WX_JOIN_UNIQUE WX_JOIN_MULTI
   WX_LOAD_FACTOR_MIN WX_LOAD_FACTOR_MAX WX_STAGING_CHUNK_MIN WX_STAGING_CHUNK_MAX WX_HOT_SHARE_MAX
-  WX_MIXED_GROUP_MAX
+  WX_MIXED_GROUP_MAX WX_MAX_SHARDS WX_MAX_DEVICES
 )
 
 ARGS=(--target-package "$PACKAGE" --header-class-name wixlib_h)

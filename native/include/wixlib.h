@@ -133,6 +133,14 @@ typedef struct wx_config {
                                 (0..WX_MIXED_GROUP_MAX; 0 = chosen by batch size) */
   uint64_t build_min;        /* GLHT 32-bit: smallest insert into an empty table that is bulk-built
                                 by sorting (default 2^24; 0 = never) */
+  /* Sharding (tables and joins of every kind): the table is split into `shards` parts by the high bits
+     of a hash of the key that is independent of the hash each part uses inside. Every bulk call is split
+     per shard, the shards run concurrently (each GPU shard on its own device and stream), and results
+     come back in the caller's order. capacity is the whole table's; each shard gets its share. */
+  int32_t shards;            /* 1..WX_MAX_SHARDS (default 1: one table); 0 = one per device */
+  int32_t device_count;      /* GPU kinds: 0 (default) = every shard on `device`; else shard i lives on
+                                devices[i % device_count] (distinct ordinals) */
+  int32_t devices[16];       /* WX_MAX_DEVICES entries */
 } wx_config;
 
 /* Limits of wx_config, checked once by wx_table_create and wx_join_create. */
@@ -142,6 +150,8 @@ typedef struct wx_config {
 #define WX_STAGING_CHUNK_MAX 67108864
 #define WX_HOT_SHARE_MAX 100
 #define WX_MIXED_GROUP_MAX 8
+#define WX_MAX_SHARDS 256
+#define WX_MAX_DEVICES 16
 
 /* Counters of one table. Fields a kind does not have are 0. */
 typedef struct wx_stats {
@@ -242,6 +252,9 @@ WX_API int32_t wx_size(wx_table* table, uint64_t* size);
 WX_API int32_t wx_capacity(wx_table* table, uint64_t* capacity);
 WX_API int32_t wx_load_factor(wx_table* table, double* load_factor);
 WX_API int32_t wx_stats_get(wx_table* table, wx_stats* stats);
+/* Counters of one shard (0 <= shard < the config's shards) and the device it lives on (-1 on the CPU
+ * kind). wx_stats_get gives the whole table: sums, with last_kernel_ms the slowest shard's. */
+WX_API int32_t wx_shard_stats_get(wx_table* table, int32_t shard, wx_stats* stats, int32_t* device);
 WX_API int32_t wx_clear(wx_table* table);
 /* Rehash/resize so the table has room for `capacity` keys at its max load factor.
  * Fails with WX_ERR_INVALID_ARGUMENT if that is below the current size. */

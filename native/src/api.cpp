@@ -282,6 +282,8 @@ int32_t wx_config_init(wx_config* c, int32_t kind) {
     c->mixed_group = 0;
     // From 2^24 keys a sorted bulk build beats plain inserts in wall time, scratch allocation included.
     c->build_min = uint64_t(1) << 24;
+    c->shards = 1;
+    c->device_count = 0;
     return WX_OK;
   });
 }
@@ -389,6 +391,21 @@ int32_t wx_stats_get(wx_table* t, wx_stats* stats) {
     table.stats(&out);
     out.last_full = t->last.full;
     out.last_invalid = t->last.invalid;
+  });
+}
+
+int32_t wx_shard_stats_get(wx_table* t, int32_t shard, wx_stats* stats, int32_t* device) {
+  return guarded([&]() -> int32_t {
+    require_table(t);
+    require(stats != nullptr && device != nullptr, "stats or device is NULL");
+    require(shard == 0, "shard " + std::to_string(shard) + " does not exist: the table has 1 shard");
+    std::lock_guard<std::mutex> lock(t->mu);
+    std::memset(stats, 0, sizeof(*stats));
+    t->impl->stats(stats);
+    stats->last_full = t->last.full;
+    stats->last_invalid = t->last.invalid;
+    *device = t->impl->device();
+    return WX_OK;
   });
 }
 

@@ -131,6 +131,24 @@ public class wixlib_h {
     public static int WX_MIXED_GROUP_MAX() {
         return WX_MIXED_GROUP_MAX;
     }
+    private static final int WX_MAX_SHARDS = (int)256L;
+    /**
+     * {@snippet lang=c :
+     * #define WX_MAX_SHARDS 256
+     * }
+     */
+    public static int WX_MAX_SHARDS() {
+        return WX_MAX_SHARDS;
+    }
+    private static final int WX_MAX_DEVICES = (int)16L;
+    /**
+     * {@snippet lang=c :
+     * #define WX_MAX_DEVICES 16
+     * }
+     */
+    public static int WX_MAX_DEVICES() {
+        return WX_MAX_DEVICES;
+    }
     private static final int WX_OK = (int)0L;
     /**
      * {@snippet lang=c :
@@ -2239,6 +2257,67 @@ public class wixlib_h {
                 traceDowncall("wx_stats_get", table, stats);
             }
             return (int)mh$.invokeExact(table, stats);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class wx_shard_stats_get {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_INT,
+            wixlib_h.C_POINTER,
+            wixlib_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = wixlib_h.findOrThrow("wx_shard_stats_get");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t wx_shard_stats_get(wx_table *table, int32_t shard, wx_stats *stats, int32_t *device)
+     * }
+     */
+    public static FunctionDescriptor wx_shard_stats_get$descriptor() {
+        return wx_shard_stats_get.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t wx_shard_stats_get(wx_table *table, int32_t shard, wx_stats *stats, int32_t *device)
+     * }
+     */
+    public static MethodHandle wx_shard_stats_get$handle() {
+        return wx_shard_stats_get.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t wx_shard_stats_get(wx_table *table, int32_t shard, wx_stats *stats, int32_t *device)
+     * }
+     */
+    public static MemorySegment wx_shard_stats_get$address() {
+        return wx_shard_stats_get.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t wx_shard_stats_get(wx_table *table, int32_t shard, wx_stats *stats, int32_t *device)
+     * }
+     */
+    public static int wx_shard_stats_get(MemorySegment table, int shard, MemorySegment stats, MemorySegment device) {
+        var mh$ = wx_shard_stats_get.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("wx_shard_stats_get", table, shard, stats, device);
+            }
+            return (int)mh$.invokeExact(table, shard, stats, device);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

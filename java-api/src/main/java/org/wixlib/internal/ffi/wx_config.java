@@ -28,6 +28,9 @@ import static java.lang.foreign.MemoryLayout.PathElement.*;
  *     int32_t hot_share;
  *     int32_t mixed_group;
  *     uint64_t build_min;
+ *     int32_t shards;
+ *     int32_t device_count;
+ *     int32_t devices[16];
  * }
  * }
  */
@@ -50,7 +53,10 @@ public class wx_config {
         wixlib_h.C_LONG.withName("staging_chunk"),
         wixlib_h.C_INT.withName("hot_share"),
         wixlib_h.C_INT.withName("mixed_group"),
-        wixlib_h.C_LONG.withName("build_min")
+        wixlib_h.C_LONG.withName("build_min"),
+        wixlib_h.C_INT.withName("shards"),
+        wixlib_h.C_INT.withName("device_count"),
+        MemoryLayout.sequenceLayout(16, wixlib_h.C_INT).withName("devices")
     ).withName("wx_config");
 
     /**
@@ -630,6 +636,171 @@ public class wx_config {
      */
     public static void build_min(MemorySegment struct, long fieldValue) {
         struct.set(build_min$LAYOUT, build_min$OFFSET, fieldValue);
+    }
+
+    private static final OfInt shards$LAYOUT = (OfInt)$LAYOUT.select(groupElement("shards"));
+
+    /**
+     * Layout for field:
+     * {@snippet lang=c :
+     * int32_t shards
+     * }
+     */
+    public static final OfInt shards$layout() {
+        return shards$LAYOUT;
+    }
+
+    private static final long shards$OFFSET = $LAYOUT.byteOffset(groupElement("shards"));
+
+    /**
+     * Offset for field:
+     * {@snippet lang=c :
+     * int32_t shards
+     * }
+     */
+    public static final long shards$offset() {
+        return shards$OFFSET;
+    }
+
+    /**
+     * Getter for field:
+     * {@snippet lang=c :
+     * int32_t shards
+     * }
+     */
+    public static int shards(MemorySegment struct) {
+        return struct.get(shards$LAYOUT, shards$OFFSET);
+    }
+
+    /**
+     * Setter for field:
+     * {@snippet lang=c :
+     * int32_t shards
+     * }
+     */
+    public static void shards(MemorySegment struct, int fieldValue) {
+        struct.set(shards$LAYOUT, shards$OFFSET, fieldValue);
+    }
+
+    private static final OfInt device_count$LAYOUT = (OfInt)$LAYOUT.select(groupElement("device_count"));
+
+    /**
+     * Layout for field:
+     * {@snippet lang=c :
+     * int32_t device_count
+     * }
+     */
+    public static final OfInt device_count$layout() {
+        return device_count$LAYOUT;
+    }
+
+    private static final long device_count$OFFSET = $LAYOUT.byteOffset(groupElement("device_count"));
+
+    /**
+     * Offset for field:
+     * {@snippet lang=c :
+     * int32_t device_count
+     * }
+     */
+    public static final long device_count$offset() {
+        return device_count$OFFSET;
+    }
+
+    /**
+     * Getter for field:
+     * {@snippet lang=c :
+     * int32_t device_count
+     * }
+     */
+    public static int device_count(MemorySegment struct) {
+        return struct.get(device_count$LAYOUT, device_count$OFFSET);
+    }
+
+    /**
+     * Setter for field:
+     * {@snippet lang=c :
+     * int32_t device_count
+     * }
+     */
+    public static void device_count(MemorySegment struct, int fieldValue) {
+        struct.set(device_count$LAYOUT, device_count$OFFSET, fieldValue);
+    }
+
+    private static final SequenceLayout devices$LAYOUT = (SequenceLayout)$LAYOUT.select(groupElement("devices"));
+
+    /**
+     * Layout for field:
+     * {@snippet lang=c :
+     * int32_t devices[16]
+     * }
+     */
+    public static final SequenceLayout devices$layout() {
+        return devices$LAYOUT;
+    }
+
+    private static final long devices$OFFSET = $LAYOUT.byteOffset(groupElement("devices"));
+
+    /**
+     * Offset for field:
+     * {@snippet lang=c :
+     * int32_t devices[16]
+     * }
+     */
+    public static final long devices$offset() {
+        return devices$OFFSET;
+    }
+
+    /**
+     * Getter for field:
+     * {@snippet lang=c :
+     * int32_t devices[16]
+     * }
+     */
+    public static MemorySegment devices(MemorySegment struct) {
+        return struct.asSlice(devices$OFFSET, devices$LAYOUT.byteSize());
+    }
+
+    /**
+     * Setter for field:
+     * {@snippet lang=c :
+     * int32_t devices[16]
+     * }
+     */
+    public static void devices(MemorySegment struct, MemorySegment fieldValue) {
+        MemorySegment.copy(fieldValue, 0L, struct, devices$OFFSET, devices$LAYOUT.byteSize());
+    }
+
+    private static long[] devices$DIMS = { 16 };
+
+    /**
+     * Dimensions for array field:
+     * {@snippet lang=c :
+     * int32_t devices[16]
+     * }
+     */
+    public static long[] devices$dimensions() {
+        return devices$DIMS;
+    }
+    private static final VarHandle devices$ELEM_HANDLE = devices$LAYOUT.varHandle(sequenceElement());
+
+    /**
+     * Indexed getter for field:
+     * {@snippet lang=c :
+     * int32_t devices[16]
+     * }
+     */
+    public static int devices(MemorySegment struct, long index0) {
+        return (int)devices$ELEM_HANDLE.get(struct, 0L, index0);
+    }
+
+    /**
+     * Indexed setter for field:
+     * {@snippet lang=c :
+     * int32_t devices[16]
+     * }
+     */
+    public static void devices(MemorySegment struct, long index0, int fieldValue) {
+        devices$ELEM_HANDLE.set(struct, 0L, index0, fieldValue);
     }
 
     /**
