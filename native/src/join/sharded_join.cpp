@@ -64,6 +64,9 @@ class ShardedEngine final : public Engine {
       ic.shards = 1;
       ic.device_count = 0;
       if (c.device_count > 0) ic.device = c.devices[s % uint32_t(c.device_count)];
+      // CPU shards run at once: together they use the threads one table would.
+      if (c.kind == WX_KIND_CPU)
+        ic.threads = int32_t(std::max(1u, (c.threads > 0 ? unsigned(c.threads) : threads_.size()) / shards_));
       const K* k = build_.keys.data() + build_.begin(s);
       const int32_t made = wx_join_create(&ic, build, k, build_.size(s), WX_MEM_HOST, nullptr, &inner_[s]);
       if (made == WX_ERR_INVALID_ARGUMENT && !multi_) duplicate(s);
