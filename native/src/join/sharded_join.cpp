@@ -6,6 +6,7 @@
 // order, build rows ascending within a probe row (a probe row's pairs all come from one shard, whose
 // local build rows ascend with the global ones). Device arrays are copied through host memory.
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -26,6 +27,12 @@ constexpr uint64_t kGrain = uint64_t(1) << 16;  // elements per thread of a pass
 void check(int32_t status) {
   if (status != WX_OK) fail(static_cast<wx_status>(status), api::last_error());
 }
+
+// Inner joins are released even when the sharded build fails half-way.
+struct JoinDelete {
+  void operator()(wx_join* j) const { wx_join_destroy(j); }
+};
+using JoinPtr = std::unique_ptr<wx_join, JoinDelete>;
 
 template <typename K>
 bool reserved(K k) {
@@ -58,7 +65,7 @@ class ShardedEngine final : public Engine {
         fail(WX_ERR_INVALID_KEY, "build key at row " + std::to_string(i) + " is a reserved value (" +
                                      std::to_string(keys[i]) + "); nothing was built");
     split(keys, nullptr, n, build_);
-    inner_.assign(shards_, nullptr);
+    inner_.resize(shards_);
     threads_.for_each_shard(shards_, [&](uint32_t s) {
       wx_config ic = c;
       ic.shards = 1;
@@ -68,21 +75,19 @@ class ShardedEngine final : public Engine {
       if (c.kind == WX_KIND_CPU)
         ic.threads = int32_t(std::max(1u, (c.threads > 0 ? unsigned(c.threads) : threads_.size()) / shards_));
       const K* k = build_.keys.data() + build_.begin(s);
-      const int32_t made = wx_join_create(&ic, build, k, build_.size(s), WX_MEM_HOST, nullptr, &inner_[s]);
+      wx_join* j = nullptr;
+      const int32_t made = wx_join_create(&ic, build, k, build_.size(s), WX_MEM_HOST, nullptr, &j);
+      inner_[s].reset(j);
       if (made == WX_ERR_INVALID_ARGUMENT && !multi_) duplicate(s);
       check(made);
     });
-  }
-
-  ~ShardedEngine() override {
-    for (wx_join* j : inner_) wx_join_destroy(j);
   }
 
   uint64_t count(const Probe& p) override {
     const Split<K>& q = split_probe(p);
     std::vector<uint64_t> c(shards_, 0);
     threads_.for_each_shard(shards_, [&](uint32_t s) {
-      if (q.size(s)) check(wx_join_count(inner_[s], q.keys.data() + q.begin(s), hashes_of(q, s), q.size(s), &c[s],
+      if (q.size(s)) check(wx_join_count(inner_[s].get(), q.keys.data() + q.begin(s), hashes_of(q, s), q.size(s), &c[s],
                                          WX_MEM_HOST, nullptr));
     });
     last_matches_ = 0;
@@ -102,11 +107,11 @@ class ShardedEngine final : public Engine {
       const uint64_t m = q.size(s);
       uint64_t room = m, got = 0;  // a UNIQUE build gives at most one pair per probe row
       if (m && multi_)
-        check(wx_join_count(inner_[s], q.keys.data() + q.begin(s), hashes_of(q, s), m, &room, WX_MEM_HOST, nullptr));
+        check(wx_join_count(inner_[s].get(), q.keys.data() + q.begin(s), hashes_of(q, s), m, &room, WX_MEM_HOST, nullptr));
       pairs_p_[s].resize(room);
       pairs_b_[s].resize(room);
       if (m)
-        check(wx_join_probe(inner_[s], q.keys.data() + q.begin(s), hashes_of(q, s), m, pairs_p_[s].data(),
+        check(wx_join_probe(inner_[s].get(), q.keys.data() + q.begin(s), hashes_of(q, s), m, pairs_p_[s].data(),
                             pairs_b_[s].data(), room, &got, WX_MEM_HOST, nullptr));
       pairs_p_[s].resize(got);
       pairs_b_[s].resize(got);
@@ -169,7 +174,7 @@ class ShardedEngine final : public Engine {
       if (m == 0) return;
       std::vector<uint32_t> local(m);
       uint64_t got = 0;
-      check(wx_join_semi(inner_[s], q.keys.data() + q.begin(s), hashes_of(q, s), m, 0, local.data(), &got,
+      check(wx_join_semi(inner_[s].get(), q.keys.data() + q.begin(s), hashes_of(q, s), m, 0, local.data(), &got,
                          WX_MEM_HOST, nullptr));
       for (uint64_t j = 0; j < got; ++j) matched_[q.begin(s) + local[j]] = 1;
     });
@@ -203,7 +208,7 @@ class ShardedEngine final : public Engine {
     uint64_t* h = hashes;
     if (p.mem == WX_MEM_DEVICE) staged.resize(p.n), h = staged.data();
     // The inner tables share one hash (it depends only on the kind and width): shard 0's serves all.
-    check(wx_join_hash(inner_[0], keys, h, p.n, WX_MEM_HOST, nullptr));
+    check(wx_join_hash(inner_[0].get(), keys, h, p.n, WX_MEM_HOST, nullptr));
     if (p.mem == WX_MEM_DEVICE) dev::copy(hashes, h, p.n * 8);
   }
 
@@ -214,9 +219,9 @@ class ShardedEngine final : public Engine {
     s->last_kernel_ms = kernel_ms_;
     s->bytes = (build_.keys.capacity() + probe_.keys.capacity()) * sizeof(K) +
                (build_.rows.capacity() + build_.where.capacity() + probe_.rows.capacity() + probe_.where.capacity()) * 4;
-    for (wx_join* j : inner_) {
+    for (const JoinPtr& j : inner_) {
       wx_join_stats one{};
-      check(wx_join_stats_get(j, &one));
+      check(wx_join_stats_get(j.get(), &one));
       s->distinct_keys += one.distinct_keys;
       s->bytes += one.bytes;
     }
@@ -281,9 +286,9 @@ class ShardedEngine final : public Engine {
   // The last call's times: the slowest shard's.
   void note_times() {
     table_ms_ = kernel_ms_ = 0.0;
-    for (wx_join* j : inner_) {
+    for (const JoinPtr& j : inner_) {
       wx_join_stats one{};
-      check(wx_join_stats_get(j, &one));
+      check(wx_join_stats_get(j.get(), &one));
       table_ms_ = std::max(table_ms_, one.last_table_ms);
       kernel_ms_ = std::max(kernel_ms_, one.last_kernel_ms);
     }
@@ -294,7 +299,7 @@ class ShardedEngine final : public Engine {
   const bool multi_;
   const uint64_t rows_;
   Split<K> build_, probe_;
-  std::vector<wx_join*> inner_;
+  std::vector<JoinPtr> inner_;
   uint64_t last_matches_ = 0;
   double table_ms_ = 0.0, kernel_ms_ = 0.0;
   // Scratch of the calls, kept between them.
