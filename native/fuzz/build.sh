@@ -37,7 +37,8 @@ echo "fuzz: compiler $CXX" >&2
 flags=(-std=c++17 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
        -fno-sanitize-recover=all -Inative/include -Inative/src -DWIXLIB_VERSION_STRING='"fuzz"' -pthread)
 shopt -s nullglob
-srcs=(native/src/*.cpp native/src/common/*.cpp native/src/cpu/*.cpp native/src/nocuda/*.cpp)
+srcs=(native/src/*.cpp native/src/common/*.cpp native/src/cpu/*.cpp native/src/nocuda/*.cpp
+      native/src/shard/*.cpp native/src/shard/nocuda/*.cpp)
 
 # Library objects without the fuzzer's main; -fsanitize=fuzzer-no-link still instruments them.
 lib_flags=("${flags[@]/-fsanitize=fuzzer,address,undefined/-fsanitize=fuzzer-no-link,address,undefined}")
