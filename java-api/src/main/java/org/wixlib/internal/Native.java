@@ -335,8 +335,10 @@ public final class Native {
       set(p.shards(), v -> wx_config.shards(cfg, v));
       set(p.devices(), v -> {
         wx_config.device_count(cfg, v.length);
+        // Through the field's slice: the generated indexed setter addresses the array, not the struct.
+        MemorySegment devices = wx_config.devices(cfg);
         for (int i = 0; i < v.length; i++) {
-          wx_config.devices(cfg, i, v[i]);
+          devices.setAtIndex(JAVA_INT, i, v[i]);
         }
       });
     }
