@@ -136,10 +136,18 @@ typedef struct wx_config {
   /* Sharding (tables and joins of every kind): the table is split into `shards` parts by the high bits
      of a hash of the key that is independent of the hash each part uses inside. Every bulk call is split
      per shard, the shards run concurrently (each GPU shard on its own device and stream), and results
-     come back in the caller's order. capacity is the whole table's; each shard gets its share. */
-  int32_t shards;            /* 1..WX_MAX_SHARDS (default 1: one table); 0 = one per device */
-  int32_t device_count;      /* GPU kinds: 0 (default) = every shard on `device`; else shard i lives on
-                                devices[i % device_count] (distinct ordinals) */
+     come back in the caller's order. capacity is the whole table's; each shard gets its share plus a
+     margin for the spread of the split (so a WX_GROW_NEVER table sized for n keys holds n keys), and
+     wx_resize gives each shard its share, never less than it holds. Device arrays of a sharded GPU table
+     may lie on any of its devices (all arrays of one call on the same one); the call's `stream`, when
+     given, must belong to that device: the split and the gathering of results run on it, after the work
+     queued there, and each shard runs on its own stream. */
+  int32_t shards;            /* 1..WX_MAX_SHARDS (default 1: one table); 0 = one per device (device_count,
+                                or 1 when that is 0 and on the CPU kind) */
+  int32_t device_count;      /* GPU kinds: 0..WX_MAX_DEVICES; 0 (default) = every shard on `device`; else
+                                shard i lives on devices[i % device_count] (distinct existing ordinals)
+                                and `device` is not used. The CPU kind takes 0 only
+                                (WX_ERR_INVALID_ARGUMENT otherwise). */
   int32_t devices[16];       /* WX_MAX_DEVICES entries */
 } wx_config;
 

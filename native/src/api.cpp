@@ -1,34 +1,29 @@
-// The C API: argument checks, status + thread-local message, per-table serialisation, staging of
-// host arrays for device tables, dispatch to the table designs. Knows no kernel.
+// The C API: argument checks, status + thread-local message, per-table serialisation, dispatch to the
+// table's shard set (shard/shard_set.hpp: one unit called directly, or shards). Knows no kernel.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "common/api_hooks.hpp"
 #include "common/device.hpp"
 #include "common/error.hpp"
 #include "common/table.hpp"
+#include "shard/shard_set.hpp"
 #include "wixlib.h"
 #ifndef WIXLIB_VERSION_STRING
 #include "wixlib_build_id.h"  // WIXLIB_VERSION_STRING: the build id the Java loader checks
 #endif
 
 struct wx_table {
-  std::unique_ptr<wx::Table> impl;
-  wx_config config;
-  void* stream = nullptr;  // the table's own CUDA stream (device tables)
-  wx::dev::StagerPtr stager;  // buffers for host arrays (device tables), made on first use
-  wx::BatchResult last;       // counts of the last bulk call (wx_stats last_full, last_invalid)
+  std::unique_ptr<wx::shard::ShardSet> set;
+  wx_config config;      // shards resolved (>= 1)
+  wx::BatchResult last;  // counts of the last bulk call (wx_stats last_full, last_invalid)
   std::mutex mu;
-
-  ~wx_table() {
-    stager.reset();
-    impl.reset();
-    if (stream) wx::dev::stream_destroy(stream);
-  }
 };
 
 namespace {
@@ -41,7 +36,7 @@ using wx::api::kMaxBatch;
 using wx::api::require;
 using wx::api::status_of;
 
-void require_table(const wx_table* t) { require(t != nullptr && t->impl, "table is NULL"); }
+void require_table(const wx_table* t) { require(t != nullptr && t->set, "table is NULL"); }
 
 // Width checks are per table; pointers may be NULL only when n == 0 or the argument is optional.
 void require_array(const void* p, uint64_t n, const char* what) {
@@ -49,12 +44,23 @@ void require_array(const void* p, uint64_t n, const char* what) {
 }
 
 
-// Checks arrays flagged as device memory really are device memory of the table's device.
-void check_device_arrays(wx_table* t, int32_t mem, std::initializer_list<std::pair<const void*, uint64_t>> arrays) {
-  if (mem != WX_MEM_DEVICE) return;
-  require(t->impl->on_device(), "WX_MEM_DEVICE arrays given to a CPU table: a CPU table takes host memory");
+// Checks arrays flagged as device memory really are device memory of one of the table's devices (the
+// one `first` lies on); returns that device (-1 for host arrays).
+int device_arrays(wx_table* t, int32_t mem, const void* first,
+                  std::initializer_list<std::pair<const void*, uint64_t>> arrays) {
+  if (mem != WX_MEM_DEVICE) return -1;
+  require(t->set->on_device(), "WX_MEM_DEVICE arrays given to a CPU table: a CPU table takes host memory");
+  const std::vector<int>& devices = t->set->devices();
+  int d = devices[0];
+  if (devices.size() > 1) {
+    d = wx::dev::device_of(first);
+    require(std::find(devices.begin(), devices.end(), d) != devices.end(),
+            "WX_MEM_DEVICE arrays must lie on one of the table's devices" +
+                (d >= 0 ? "; these lie on device " + std::to_string(d) : std::string("; these are not device memory")));
+  }
   for (const auto& [p, bytes] : arrays)
-    if (p) wx::dev::check_device_range(p, bytes, t->impl->device(), "an array");
+    if (p) wx::dev::check_device_range(p, bytes, d, "an array");
+  return d;
 }
 
 // Common path of every bulk call: validates, serialises, stages host arrays for device tables, and
@@ -74,14 +80,13 @@ int32_t bulk(wx_table* t, wx::Call call, wx::Batch b, int32_t mem, void* stream)
     if (call == Call::batch) require_array(b.ops, b.n, "ops");
     std::lock_guard<std::mutex> lock(t->mu);
     t->last = {};
+    t->set->forget_last();
     if (b.n == 0) return WX_OK;
     const uint64_t kbytes = b.n * (t->config.key_bits / 8), vbytes = b.n * (t->config.value_bits / 8);
-    check_device_arrays(t, mem, {{b.keys, kbytes}, {b.values_in, vbytes}, {b.values_out, vbytes}, {b.ops, b.n},
-                                 {b.outcomes, b.n}, {b.hashes, b.n * 8}, {b.hashes_out, b.n * 8}});
-    wx::Table& table = *t->impl;
-    if (table.on_device()) b.stream = stream ? stream : t->stream;
-    t->last = table.on_device() && mem == WX_MEM_HOST ? wx::dev::run_staged(table, call, b, t->config, t->stager)
-                                                      : wx::run_call(table, call, b);
+    const int source = device_arrays(t, mem, b.keys, {{b.keys, kbytes}, {b.values_in, vbytes}, {b.values_out, vbytes},
+                                                      {b.ops, b.n}, {b.outcomes, b.n}, {b.hashes, b.n * 8},
+                                                      {b.hashes_out, b.n * 8}});
+    t->last = t->set->run(call, b, mem, source, stream);
     return status_of(t->last, b.n, t->config.key_bits);
   });
 }
@@ -91,7 +96,7 @@ int32_t with_table(wx_table* t, F&& f) {
   return guarded([&]() -> int32_t {
     require_table(t);
     std::lock_guard<std::mutex> lock(t->mu);
-    f(*t->impl);
+    f(*t->set);
     return WX_OK;
   });
 }
@@ -100,7 +105,7 @@ int32_t with_table(wx_table* t, F&& f) {
 template <typename T, typename F>
 int32_t query(wx_table* t, T* out, const char* name, F&& f) {
   if (!out) return guarded([&]() -> int32_t { wx::fail(WX_ERR_INVALID_ARGUMENT, std::string(name) + " is NULL"); });
-  return with_table(t, [&](wx::Table& table) { f(table, *out); });
+  return with_table(t, [&](wx::shard::ShardSet& set) { f(set, *out); });
 }
 
 }  // namespace
@@ -296,12 +301,8 @@ int32_t wx_table_create(const wx_config* c, wx_table** out) {
     wx::api::check_config(*c);
     auto t = std::make_unique<wx_table>();
     t->config = *c;
-    if (is_gpu_kind(c->kind)) {
-      t->stream = wx::dev::stream_create(c->device);
-      t->impl.reset(c->kind == WX_KIND_GLHT ? wx::make_glht_table(*c) : wx::make_hive_table(*c));
-    } else {
-      t->impl.reset(wx::make_cpu_table(*c));
-    }
+    t->config.shards = wx::api::shards_of(*c);
+    t->set = std::make_unique<wx::shard::ShardSet>(t->config);
     *out = t.release();
     return WX_OK;
   });
@@ -371,24 +372,24 @@ int32_t wx_insert_hashed(wx_table* t, const void* keys, const uint64_t* hashes, 
 }
 
 int32_t wx_size(wx_table* t, uint64_t* size) {
-  return query(t, size, "size", [](wx::Table& table, uint64_t& out) { out = table.size(); });
+  return query(t, size, "size", [](wx::shard::ShardSet& set, uint64_t& out) { out = set.size(); });
 }
 
 int32_t wx_capacity(wx_table* t, uint64_t* capacity) {
-  return query(t, capacity, "capacity", [](wx::Table& table, uint64_t& out) { out = table.capacity(); });
+  return query(t, capacity, "capacity", [](wx::shard::ShardSet& set, uint64_t& out) { out = set.capacity(); });
 }
 
 int32_t wx_load_factor(wx_table* t, double* lf) {
-  return query(t, lf, "load_factor", [](wx::Table& table, double& out) {
-    uint64_t cap = table.capacity();
-    out = cap ? double(table.size()) / double(cap) : 0.0;
+  return query(t, lf, "load_factor", [](wx::shard::ShardSet& set, double& out) {
+    uint64_t cap = set.capacity();
+    out = cap ? double(set.size()) / double(cap) : 0.0;
   });
 }
 
 int32_t wx_stats_get(wx_table* t, wx_stats* stats) {
-  return query(t, stats, "stats", [&](wx::Table& table, wx_stats& out) {
+  return query(t, stats, "stats", [&](wx::shard::ShardSet& set, wx_stats& out) {
     std::memset(&out, 0, sizeof(out));
-    table.stats(&out);
+    set.stats(&out);
     out.last_full = t->last.full;
     out.last_invalid = t->last.invalid;
   });
@@ -398,28 +399,31 @@ int32_t wx_shard_stats_get(wx_table* t, int32_t shard, wx_stats* stats, int32_t*
   return guarded([&]() -> int32_t {
     require_table(t);
     require(stats != nullptr && device != nullptr, "stats or device is NULL");
-    require(shard == 0, "shard " + std::to_string(shard) + " does not exist: the table has 1 shard");
+    const int32_t shards = t->config.shards;
+    require(shard >= 0 && shard < shards, "shard " + std::to_string(shard) + " does not exist: the table has " +
+                                              std::to_string(shards) + (shards == 1 ? " shard" : " shards"));
     std::lock_guard<std::mutex> lock(t->mu);
+    wx::shard::Unit& u = t->set->unit(uint32_t(shard));
     std::memset(stats, 0, sizeof(*stats));
-    t->impl->stats(stats);
-    stats->last_full = t->last.full;
-    stats->last_invalid = t->last.invalid;
-    *device = t->impl->device();
+    u.table().stats(stats);
+    stats->last_full = u.last().full;
+    stats->last_invalid = u.last().invalid;
+    *device = u.device();
     return WX_OK;
   });
 }
 
 int32_t wx_clear(wx_table* t) {
-  return with_table(t, [&](wx::Table& table) { table.clear(); });
+  return with_table(t, [&](wx::shard::ShardSet& set) { set.clear(); });
 }
 
 int32_t wx_resize(wx_table* t, uint64_t capacity) {
-  return with_table(t, [&](wx::Table& table) {
+  return with_table(t, [&](wx::shard::ShardSet& set) {
     require(capacity <= (uint64_t(1) << 36), "capacity is larger than 2^36 keys");
-    uint64_t size = table.size();
+    uint64_t size = set.size();
     require(capacity >= size, "cannot resize to room for " + std::to_string(capacity) + " keys: the table holds " +
                                   std::to_string(size));
-    table.resize(capacity);
+    set.resize(capacity);
   });
 }
 
@@ -429,8 +433,8 @@ int32_t wx_retrieve_all(wx_table* t, void* keys, void* values, uint64_t max_coun
     require(count != nullptr, "count is NULL");
     require(mem == WX_MEM_HOST || mem == WX_MEM_DEVICE, "mem must be WX_MEM_HOST or WX_MEM_DEVICE");
     std::lock_guard<std::mutex> lock(t->mu);
-    wx::Table& table = *t->impl;
-    uint64_t size = table.size();
+    wx::shard::ShardSet& set = *t->set;
+    uint64_t size = set.size();
     *count = size;
     if (size > max_count) {
       t_last_error = "retrieve_all needs room for " + std::to_string(size) + " pairs, got " + std::to_string(max_count);
@@ -438,12 +442,9 @@ int32_t wx_retrieve_all(wx_table* t, void* keys, void* values, uint64_t max_coun
     }
     if (size == 0) return WX_OK;
     require(keys != nullptr && values != nullptr, "keys or values is NULL");
-    check_device_arrays(t, mem, {{keys, size * (t->config.key_bits / 8)}, {values, size * (t->config.value_bits / 8)}});
-    void* s = stream ? stream : t->stream;
-    if (table.on_device() && mem == WX_MEM_HOST)
-      *count = wx::dev::retrieve_all_to_host(table, keys, values, size, t->config.key_bits / 8, table.device(), s);
-    else
-      *count = table.retrieve_all(keys, values, s);
+    const int source =
+        device_arrays(t, mem, keys, {{keys, size * (t->config.key_bits / 8)}, {values, size * (t->config.value_bits / 8)}});
+    *count = set.retrieve_all(keys, values, size, mem, source, stream);
     return WX_OK;
   });
 }
@@ -476,11 +477,26 @@ void check_config(const wx_config& c) {
           "hot_share " + std::to_string(c.hot_share) + " is outside [0, " + std::to_string(WX_HOT_SHARE_MAX) + "]");
   require(c.mixed_group >= 0 && c.mixed_group <= WX_MIXED_GROUP_MAX,
           "mixed_group " + std::to_string(c.mixed_group) + " is outside [0, " + std::to_string(WX_MIXED_GROUP_MAX) + "]");
+  require(c.shards >= 0 && c.shards <= WX_MAX_SHARDS,
+          "shards " + std::to_string(c.shards) + " is outside [0, " + std::to_string(WX_MAX_SHARDS) + "] (0: one per device)");
+  require(c.device_count >= 0 && c.device_count <= WX_MAX_DEVICES,
+          "device_count " + std::to_string(c.device_count) + " is outside [0, " + std::to_string(WX_MAX_DEVICES) + "]");
+  if (c.kind == WX_KIND_CPU)
+    require(c.device_count == 0, "device_count " + std::to_string(c.device_count) +
+                                     " given to a CPU table: devices apply to GPU kinds only (set device_count 0)");
   if (is_gpu_kind(c.kind)) {
 #ifdef WIXLIB_HAVE_CUDA
     if (wx::dev::count() == 0) fail(WX_ERR_NO_DEVICE, wx::dev::unavailable_reason());
-    require(c.device >= 0 && c.device < wx::dev::count(), "device " + std::to_string(c.device) + " does not exist");
-    if (const std::string why = wx::dev::unusable_reason(c.device); !why.empty()) fail(WX_ERR_NO_DEVICE, why);
+    // The table's devices: `device`, or devices[0 .. device_count) (distinct) when device_count > 0.
+    const int32_t* list = c.device_count > 0 ? c.devices : &c.device;
+    const int32_t listed = std::max(c.device_count, 1);
+    for (int32_t i = 0; i < listed; ++i) {
+      const int32_t d = list[i];
+      require(d >= 0 && d < wx::dev::count(), "device " + std::to_string(d) + " does not exist (" +
+                                                  std::to_string(wx::dev::count()) + " found)");
+      require(std::find(list, list + i, d) == list + i, "device " + std::to_string(d) + " is listed twice in devices");
+      if (const std::string why = wx::dev::unusable_reason(d); !why.empty()) fail(WX_ERR_NO_DEVICE, why);
+    }
 #else
     fail(WX_ERR_NO_DEVICE, "GLHT and Hive need a CUDA build of wixlib; this one was built without CUDA");
 #endif
@@ -488,6 +504,11 @@ void check_config(const wx_config& c) {
 }
 
 std::string& last_error() { return t_last_error; }
+
+int32_t shards_of(const wx_config& c) {
+  if (c.shards > 0) return c.shards;
+  return is_gpu_kind(c.kind) ? std::max(c.device_count, 1) : 1;
+}
 
 int32_t status_of(const wx::BatchResult& r, uint64_t n, int32_t key_bits) {
   if (r.invalid > 0) {
@@ -504,5 +525,5 @@ int32_t status_of(const wx::BatchResult& r, uint64_t n, int32_t key_bits) {
   return WX_OK;
 }
 
-wx::Table& table_of(wx_table* t) { return *t->impl; }
+wx::Table& table_of(wx_table* t) { return t->set->unit(0).table(); }
 }  // namespace wx::api

@@ -12,7 +12,7 @@
 namespace wx::api {
 
 std::string& last_error();  // this thread's wx_last_error() text
-Table& table_of(wx_table* t);
+Table& table_of(wx_table* t);  // the table of a one-shard handle
 
 // Runs f, mapping exceptions to a status and this thread's message.
 template <typename F>
@@ -45,6 +45,8 @@ inline bool is_gpu_kind(int32_t kind) { return kind == WX_KIND_GLHT || kind == W
 
 // The one check of a table configuration (wx_table_create, wx_join_create); backends trust it.
 void check_config(const wx_config& c);
+// The config's shard count with 0 resolved (one per device: device_count, at least 1).
+int32_t shards_of(const wx_config& c);
 
 // Turns a backend's counts into the call's status (and this thread's message when not WX_OK).
 int32_t status_of(const BatchResult& r, uint64_t n, int32_t key_bits);

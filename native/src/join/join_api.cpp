@@ -73,6 +73,8 @@ int32_t wx_join_create(const wx_config* config, int32_t build, const void* build
     j->config = *config;
     j->config.capacity = 1;  // ignored: the engine sizes the table for the build's distinct keys
     wx::api::check_config(j->config);
+    if (wx::api::shards_of(j->config) > 1 || j->config.device_count > 1)
+      wx::fail(WX_ERR_UNSUPPORTED, "sharded joins are not supported yet");
     const bool gpu = is_gpu_kind(j->config.kind);
     // The device join engine is 32-bit (64-bit GPU tables exist, 64-bit GPU joins do not).
     if (gpu && j->config.key_bits == 64)

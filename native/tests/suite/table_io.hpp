@@ -46,10 +46,14 @@ class Table {
   wx_table* t_ = nullptr;
 };
 
+// Shards of the tables make_config describes: 1 unless a sharded test runs the suite's steps.
+inline int32_t g_shards = 1;
+
 inline wx_config make_config(int32_t kind, uint64_t capacity, double lf = 0.0,
                              int32_t grow = WX_GROW_AUTO) {
   wx_config c;
   CHECK_OK(wx_config_init(&c, kind));
+  c.shards = g_shards;
   c.capacity = capacity;
   if (lf > 0) c.max_load_factor = lf;
   c.grow = grow;

@@ -1,0 +1,129 @@
+#include "shard/host_path.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "common/device.hpp"
+#include "common/error.hpp"
+#include "shard/scratch_layout.hpp"
+#include "shard/shard_set.hpp"
+#include "shard/stable_split.hpp"
+
+namespace wx::shard {
+
+namespace {
+
+// Elements of one piece: bounds the scratch (about 20 bytes per element on 32-bit tables) while each
+// GPU shard still gets several staging chunks per piece to overlap.
+constexpr uint64_t kPiece = uint64_t(1) << 23;
+constexpr uint64_t kPartGrain = uint64_t(1) << 16;  // elements per partition thread, at least
+
+}  // namespace
+
+HostPath::~HostPath() { release(); }
+
+void HostPath::release() {
+  if (scratch_ && locked_) dev::host_free(scratch_);
+  else std::free(scratch_);
+  scratch_ = nullptr;
+  bytes_ = 0;
+  locked_ = false;
+}
+
+char* HostPath::reserve(uint64_t bytes) {
+  if (bytes <= bytes_) return scratch_;
+  release();
+  if (page_locked_) {
+    try {
+      scratch_ = static_cast<char*>(dev::host_alloc(bytes));
+      locked_ = true;
+    } catch (const Error&) {
+      scratch_ = nullptr;  // the OS would not lock more: ordinary memory, staged by each shard
+    }
+  }
+  if (!scratch_) scratch_ = static_cast<char*>(std::aligned_alloc(64, align_up64(bytes)));
+  if (!scratch_) fail(WX_ERR_OUT_OF_MEMORY, "host allocation of " + std::to_string(bytes) + " bytes of shard scratch failed");
+  bytes_ = bytes;
+  return scratch_;
+}
+
+BatchResult HostPath::run(ShardSet& set, Call call, const Batch& b) {
+  return set.config().key_bits == 64 ? run_typed<uint64_t>(set, call, b) : run_typed<uint32_t>(set, call, b);
+}
+
+template <typename K>
+BatchResult HostPath::run_typed(ShardSet& set, Call call, const Batch& b) {
+  const uint32_t shards = set.count();
+  const uint64_t piece = std::min(b.n, kPiece);
+  const ScratchLayout L(call, b, piece, sizeof(K));
+  char* const s = reserve(L.bytes);
+  K* const sk = reinterpret_cast<K*>(s + L.keys);
+  K* const sv = reinterpret_cast<K*>(s + L.values);
+  uint8_t* const so = reinterpret_cast<uint8_t*>(s + L.op);
+  uint64_t* const sh = reinterpret_cast<uint64_t*>(s + L.hashes);
+  uint8_t* const sout = reinterpret_cast<uint8_t*>(s + L.outcome);
+  uint32_t* const sidx = reinterpret_cast<uint32_t*>(s + L.index);
+  if (sid_.size() < piece) sid_.resize(piece);
+
+  const K* keys = static_cast<const K*>(b.keys);
+  const K* vin = static_cast<const K*>(b.values_in);
+  K* vout = static_cast<K*>(b.values_out);
+  std::vector<BatchResult> per_shard(shards);
+  BatchResult total;
+  std::vector<uint64_t> base;
+  for (uint64_t lo = 0; lo < b.n; lo += piece) {
+    const uint64_t m = std::min(piece, b.n - lo);
+    const unsigned parts = unsigned(std::clamp<uint64_t>(m / kPartGrain, 1, set.threads()));
+    auto for_parts = [&](uint64_t n, unsigned p, const auto& fn) { set.for_parts(n, p, fn); };
+    stable_split(keys + lo, m, shards, parts, for_parts, sid_.data(), base, [&](uint64_t j, uint64_t d) {
+      const uint64_t i = lo + j;
+      sk[d] = keys[i];
+      if (L.values_in) sv[d] = vin[i];
+      if (L.ops) so[d] = b.ops[i];
+      if (L.hashes_in) sh[d] = b.hashes[i];
+      if (L.outcomes) sout[d] = WX_OUT_NONE;
+      sidx[d] = uint32_t(j);
+    });
+    std::exception_ptr failure;
+    try {
+      set.for_each_shard([&](uint32_t sh_id) {
+        const uint64_t at = base[sh_id], cnt = base[sh_id + 1] - at;
+        if (cnt == 0) return;
+        const Batch u = L.run(s, at, cnt, sizeof(K), b.not_found);
+        const BatchResult r = set.unit(sh_id).run(call, u, WX_MEM_HOST, nullptr);
+        per_shard[sh_id].invalid += r.invalid;
+        per_shard[sh_id].full += r.full;
+      });
+    } catch (...) {
+      failure = std::current_exception();  // the shards that ran still give their results back
+    }
+    set.for_parts(m, parts, [&](unsigned, uint64_t dlo, uint64_t dhi) {
+      for (uint64_t d = dlo; d < dhi; ++d) {
+        const uint64_t i = lo + sidx[d];
+        if (b.outcomes) b.outcomes[i] = sout[d];
+        if (L.hashes_out) b.hashes_out[i] = sh[d];
+        if (call == Call::batch) {
+          if (so[d] == WX_OP_FIND && sout[d] == WX_OUT_FOUND) vout[i] = sv[d];
+        } else if (L.values_out) {
+          vout[i] = sv[d];
+        }
+      }
+    });
+    if (failure) {
+      if (b.outcomes && lo + m < b.n) std::memset(b.outcomes + lo + m, WX_OUT_NONE, b.n - lo - m);
+      for (uint32_t u = 0; u < shards; ++u) set.unit(u).set_last(per_shard[u]);
+      std::rethrow_exception(failure);
+    }
+  }
+  for (uint32_t u = 0; u < shards; ++u) {
+    set.unit(u).set_last(per_shard[u]);
+    total.invalid += per_shard[u].invalid;
+    total.full += per_shard[u].full;
+  }
+  return total;
+}
+
+}  // namespace wx::shard

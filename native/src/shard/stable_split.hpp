@@ -1,0 +1,45 @@
+// Stable split of a key column over shards on host threads: each part of the column counts its keys
+// per shard, a prefix sum gives every (part, shard) its place, and each part scatters its elements in
+// order, so within a shard the elements keep the column's order (joins rely on it).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "shard/shard_route.hpp"
+
+namespace wx::shard {
+
+// Splits keys[0, n) over `shards` shards with `parts` parts run by for_parts(n, parts, fn(part, lo, hi))
+// (parts may be fewer when n is small). sid: scratch of n shard ids (uint8_t: at most 256 shards). On
+// return base[s] .. base[s + 1] is shard s's run (base has shards + 1 entries) and scatter(i, d) was
+// called once per element: element i goes to position d.
+template <typename K, typename ForParts, typename Scatter>
+void stable_split(const K* keys, uint64_t n, uint32_t shards, unsigned parts, ForParts&& for_parts, uint8_t* sid,
+                  std::vector<uint64_t>& base, Scatter&& scatter) {
+  std::vector<uint64_t> at(uint64_t(parts) * shards, 0);  // counts, then each (part, shard)'s next position
+  for_parts(n, parts, [&](unsigned p, uint64_t lo, uint64_t hi) {
+    uint64_t* c = &at[uint64_t(p) * shards];
+    for (uint64_t i = lo; i < hi; ++i) {
+      const uint32_t s = shard_of(uint64_t(keys[i]), shards);
+      sid[i] = uint8_t(s);
+      ++c[s];
+    }
+  });
+  base.assign(shards + 1, 0);
+  uint64_t next = 0;
+  for (uint32_t s = 0; s < shards; ++s) {
+    base[s] = next;
+    for (unsigned p = 0; p < parts; ++p) {
+      const uint64_t c = at[uint64_t(p) * shards + s];
+      at[uint64_t(p) * shards + s] = next;
+      next += c;
+    }
+  }
+  base[shards] = next;
+  for_parts(n, parts, [&](unsigned p, uint64_t lo, uint64_t hi) {
+    uint64_t* d = &at[uint64_t(p) * shards];
+    for (uint64_t i = lo; i < hi; ++i) scatter(i, d[sid[i]]++);
+  });
+}
+
+}  // namespace wx::shard
