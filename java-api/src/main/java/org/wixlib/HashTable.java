@@ -318,7 +318,10 @@ public final class HashTable implements AutoCloseable {
     return sharding.shards;
   }
 
-  /** The CUDA devices that hold the shards of a GPU table, each once in shard order; empty on the CPU kind. */
+  /**
+   * The CUDA devices of a GPU table: those of {@link Builder#devices(int...)} (shard i on the i-th modulo
+   * their count), else {@link #device()} alone; empty on the CPU kind. Device buffers may lie on any of them.
+   */
   public java.util.List<Integer> devices() {
     return sharding.used;
   }

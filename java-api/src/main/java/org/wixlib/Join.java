@@ -132,7 +132,8 @@ public final class Join implements AutoCloseable {
     /**
      * Splits the join's table into {@code shards} parts (1 to 256; default 1, or one per listed device),
      * as {@link HashTable.Builder#shards(int)}: probes run on the shards at once and give the same
-     * pairs in the same order.
+     * pairs in the same order. A library that does not shard joins refuses more than one shard or device
+     * with {@link UnsupportedKindException}.
      */
     public Builder shards(int shards) {
       this.shards = ConfigChecks.shards(shards);
@@ -237,7 +238,7 @@ public final class Join implements AutoCloseable {
     return sharding.shards;
   }
 
-  /** The CUDA devices that hold the shards of a GPU join, each once in shard order; empty on the CPU kind. */
+  /** The CUDA devices of a GPU join (as {@link HashTable#devices()}); empty on the CPU kind. */
   public java.util.List<Integer> devices() {
     return sharding.used;
   }

@@ -22,7 +22,7 @@ final class Sharding {
   private final int[] listed;
   /** The device of a GPU table's first shard (wx_config device). */
   final int device;
-  /** The devices that hold shards, in shard order, each once (empty on the CPU kind). */
+  /** The table's devices: those listed, or the one device (empty on the CPU kind). */
   final List<Integer> used;
 
   private Sharding(int shards, int[] listed, int device, List<Integer> used) {
@@ -49,8 +49,8 @@ final class Sharding {
     }
     requireExisting(devices);
     List<Integer> used = new ArrayList<>();
-    for (int i = 0; i < Math.min(count, devices.length); i++) {
-      used.add(devices[i]);
+    for (int d : devices) {
+      used.add(d);
     }
     return new Sharding(count, devices.clone(), devices[0], List.copyOf(used));
   }

@@ -219,7 +219,7 @@ class ShardedCpuTest {
     }
     assertEquals(JoinCpuTest.oracle(JoinCpuTest.widen(build), JoinCpuTest.widen(probe)).length, one.size());
     for (int shards : new int[] {2, 3, 7}) {
-      try (Join j = Join.builder().build(Join.Build.MULTI).shards(shards).build(build)) {
+      try (Join j = ShardedJoins.build(Join.builder().build(Join.Build.MULTI).shards(shards), build)) {
         assertEquals(shards, j.shards());
         assertEquals(List.of(), j.devices());
         JoinPairs p = j.probe(probe);

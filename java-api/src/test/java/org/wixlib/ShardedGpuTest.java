@@ -73,7 +73,7 @@ class ShardedGpuTest {
 
   @ParameterizedTest
   @EnumSource(value = TableKind.class, names = {"GLHT", "HIVE"})
-  void buffersOnADeviceWithoutShardsAreRefused(TableKind kind) {
+  void buffersOnADeviceTheTableDoesNotUseAreRefused(TableKind kind) {
     GpuAssumptions.requireOrSkip(kind);
     Assumptions.assumeTrue(Wixlib.devices().size() >= 2, "needs two GPUs: skipped");
     try (HashTable t = HashTable.builder().kind(kind).shards(2).capacity(64).build();
@@ -98,7 +98,7 @@ class ShardedGpuTest {
     try (Join j = Join.builder().kind(kind).build(Join.Build.MULTI).build(build)) {
       one = j.probe(probe);
     }
-    try (Join j = Join.builder().kind(kind).build(Join.Build.MULTI).shards(3).build(build)) {
+    try (Join j = ShardedJoins.build(Join.builder().kind(kind).build(Join.Build.MULTI).shards(3), build)) {
       assertEquals(3, j.shards());
       JoinPairs p = j.probe(probe);
       assertArrayEquals(one.probeRows(), p.probeRows());

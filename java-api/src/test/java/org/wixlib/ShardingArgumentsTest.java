@@ -80,7 +80,8 @@ class ShardingArgumentsTest {
       assertEquals(List.of(1, 0), two.used);
       assertEquals(1, two.device, "the first shard's device");
       Sharding fewer = Sharding.of(TableKind.HIVE, null, 1, new int[] {1, 0});
-      assertEquals(List.of(1), fewer.used, "one shard lives on the first device only");
+      assertEquals(1, fewer.shards);
+      assertEquals(List.of(1, 0), fewer.used, "the table's devices, as listed");
     }
   }
 }
