@@ -301,7 +301,8 @@ final class TableCommands {
       HashTable t = HashTable.load(file, b);
       session.add(name, t);
       session.info(name + ": " + t.size() + " pairs loaded from " + file + " into a " + Texts.kindName(k)
-          + " table" + (k != h.kind() ? " (saved from " + Texts.kindName(h.kind()) + ")" : ""));
+          + " table" + (t.shards() > 1 ? " of " + t.shards() + " shards" : "")
+          + (k != h.kind() ? " (saved from " + Texts.kindName(h.kind()) + ")" : ""));
     }
   }
 }
