@@ -2,6 +2,7 @@
 // cases (duplicates, empty inputs, buffer too small, reserved keys), then random columns checked
 // against a std::unordered_multimap join, with and without precomputed hashes, host and (GPU kinds)
 // device memory. Every check compares exact pair sets, so a wrong or missing pair fails the test.
+// run_sharded repeats it on joins (and tables) of several shards.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -18,6 +19,17 @@
 namespace wxjoin {
 
 using Pairs = std::vector<std::pair<uint32_t, uint32_t>>;
+
+// Shards of every join and table the suite makes (wx_config.shards).
+inline int32_t g_shards = 1;
+
+inline wx_config config_of(int32_t kind, int bits) {
+  wx_config c;
+  CHECK_OK(wx_config_init(&c, kind));
+  c.key_bits = c.value_bits = bits;
+  c.shards = g_shards;
+  return c;
+}
 
 inline bool gpu_kind(int32_t kind) { return kind != WX_KIND_CPU; }
 // Pre-hashed probes: every kind but Hive.
@@ -41,9 +53,7 @@ struct Dev {
 
 template <typename K>
 wx_join* make_join(int32_t kind, int32_t build, const std::vector<K>& keys, int32_t expect = WX_OK) {
-  wx_config c;
-  CHECK_OK(wx_config_init(&c, kind));
-  c.key_bits = c.value_bits = int32_t(sizeof(K) * 8);
+  wx_config c = config_of(kind, int(sizeof(K) * 8));
   wx_join* j = nullptr;
   CHECK_STATUS(wx_join_create(&c, build, keys.data(), keys.size(), WX_MEM_HOST, nullptr, &j), expect);
   CHECK((j != nullptr) == (expect == WX_OK));
@@ -149,9 +159,7 @@ void hand_cases(int32_t kind) {
   // Argument checks.
   CHECK_STATUS(wx_join_count(nullptr, nullptr, nullptr, 0, &count, WX_MEM_HOST, nullptr), WX_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(wx_join_destroy(nullptr), WX_OK);
-  wx_config c;
-  CHECK_OK(wx_config_init(&c, kind));
-  c.key_bits = c.value_bits = int32_t(sizeof(K) * 8);
+  wx_config c = config_of(kind, int(sizeof(K) * 8));
   CHECK_STATUS(wx_join_create(&c, 2, b.data(), b.size(), WX_MEM_HOST, nullptr, &j), WX_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(wx_join_create(&c, WX_JOIN_UNIQUE, nullptr, 3, WX_MEM_HOST, nullptr, &j), WX_ERR_INVALID_ARGUMENT);
 }
@@ -159,9 +167,7 @@ void hand_cases(int32_t kind) {
 // Pre-hashed table calls agree with the plain ones.
 template <typename K>
 void hashed_table_calls(int32_t kind, uint64_t n, uint32_t seed) {
-  wx_config c;
-  CHECK_OK(wx_config_init(&c, kind));
-  c.key_bits = c.value_bits = int32_t(sizeof(K) * 8);
+  wx_config c = config_of(kind, int(sizeof(K) * 8));
   c.capacity = 16;  // grows during the inserts: hashes must survive growth
   wx_table* t = nullptr;
   CHECK_OK(wx_table_create(&c, &t));
@@ -250,8 +256,7 @@ void random_cases(int32_t kind, uint64_t n, uint32_t seed) {
       std::sort(dg.begin(), dg.end());
       CHECK(dg == want);
       Dev dbuild(b.data(), b.size() * sizeof(K));
-      wx_config c;
-      CHECK_OK(wx_config_init(&c, kind));
+      wx_config c = config_of(kind, 32);
       wx_join* jd = nullptr;
       CHECK_OK(wx_join_create(&c, build, dbuild.p, b.size(), WX_MEM_DEVICE, nullptr, &jd));
       CHECK(probe(jd, p) == want);
@@ -271,14 +276,70 @@ inline void run(int32_t kind, uint64_t n) {
     random_cases<uint64_t>(kind, n, 4);
     hashed_table_calls<uint64_t>(kind, n, 5);
   } else {  // GPU kinds take 32-bit keys only
-    wx_config c;
-    CHECK_OK(wx_config_init(&c, kind));
-    c.key_bits = c.value_bits = 64;
+    wx_config c = config_of(kind, 64);
     std::vector<uint64_t> b = {1};
     wx_join* j = nullptr;
     CHECK_STATUS(wx_join_create(&c, WX_JOIN_UNIQUE, b.data(), 1, WX_MEM_HOST, nullptr, &j), WX_ERR_UNSUPPORTED);
   }
-  std::printf("join suite passed on kind %d (n = %llu)\n", kind, (unsigned long long)n);
+  std::printf("join suite passed on kind %d, %d shards (n = %llu)\n", kind, g_shards, (unsigned long long)n);
+}
+
+// A join over devices {0, 1} (one shard each): host columns, and device columns on device 1, against
+// the oracle. Needs two devices.
+inline void two_devices(int32_t kind, uint64_t n) {
+  std::mt19937_64 rng(17);
+  std::vector<uint32_t> b(n), p(2 * n);
+  for (auto& k : b) k = uint32_t(rng() % (n / 3 + 1));
+  for (auto& k : p) k = uint32_t(rng() % (n / 2 + 1));
+  const Pairs want = oracle(b, p);
+  wx_config c = config_of(kind, 32);
+  c.shards = 0;
+  c.device_count = 2;
+  c.devices[0] = 0;
+  c.devices[1] = 1;
+  void* db = nullptr;
+  CHECK_OK(wx_device_alloc(1, b.size() * 4, &db));
+  CHECK_OK(wx_copy(db, WX_MEM_DEVICE, b.data(), WX_MEM_HOST, b.size() * 4));
+  wx_join* j = nullptr;
+  CHECK_OK(wx_join_create(&c, WX_JOIN_MULTI, db, b.size(), WX_MEM_DEVICE, nullptr, &j));
+  CHECK(probe(j, p) == want);
+  void *dp = nullptr, *dpr = nullptr, *dbr = nullptr;
+  CHECK_OK(wx_device_alloc(1, p.size() * 4, &dp));
+  CHECK_OK(wx_device_alloc(1, want.size() * 4 + 4, &dpr));
+  CHECK_OK(wx_device_alloc(1, want.size() * 4 + 4, &dbr));
+  CHECK_OK(wx_copy(dp, WX_MEM_DEVICE, p.data(), WX_MEM_HOST, p.size() * 4));
+  uint64_t count = 0;
+  CHECK_OK(wx_join_probe(j, dp, nullptr, p.size(), static_cast<uint32_t*>(dpr), static_cast<uint32_t*>(dbr), want.size(),
+                         &count, WX_MEM_DEVICE, nullptr));
+  CHECK(count == want.size());
+  std::vector<uint32_t> pr(count), br(count);
+  CHECK_OK(wx_copy(pr.data(), WX_MEM_HOST, dpr, WX_MEM_DEVICE, count * 4));
+  CHECK_OK(wx_copy(br.data(), WX_MEM_HOST, dbr, WX_MEM_DEVICE, count * 4));
+  Pairs got;
+  for (uint64_t i = 0; i < count; ++i) {
+    CHECK(i == 0 || pr[i] > pr[i - 1] || (pr[i] == pr[i - 1] && br[i] > br[i - 1]));
+    got.push_back({pr[i], br[i]});
+  }
+  CHECK(got == want);  // already in the contract's order, which sorts the same
+  std::vector<uint8_t> has(p.size(), 0);
+  for (auto& x : want) has[x.first] = 1;
+  CHECK_OK(wx_join_semi(j, dp, nullptr, p.size(), 1, static_cast<uint32_t*>(dpr), &count, WX_MEM_DEVICE, nullptr));
+  std::vector<uint32_t> anti(count);
+  CHECK_OK(wx_copy(anti.data(), WX_MEM_HOST, dpr, WX_MEM_DEVICE, count * 4));
+  uint64_t expect = 0;
+  for (uint8_t h : has) expect += !h;
+  CHECK(count == expect);
+  for (uint64_t i = 0; i < count; ++i) CHECK(!has[anti[i]] && (i == 0 || anti[i] > anti[i - 1]));
+  for (void* x : {db, dp, dpr, dbr}) CHECK_OK(wx_device_free(x));
+  CHECK_OK(wx_join_destroy(j));
+  std::printf("join over devices {0, 1} passed on kind %d\n", kind);
+}
+
+// The suite on joins of `shards` shards (all on the kind's default device).
+inline void run_sharded(int32_t kind, uint64_t n, int32_t shards) {
+  g_shards = shards;
+  run(kind, n);
+  g_shards = 1;
 }
 
 }  // namespace wxjoin

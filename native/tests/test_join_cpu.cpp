@@ -1,4 +1,4 @@
-// Join suite (join_suite.hpp) on the CPU kind, 32- and 64-bit keys; CPU-only argument checks.
+// Join suite (join_suite.hpp) on the CPU kind, 32- and 64-bit keys, one shard and three; CPU-only argument checks.
 #include "join_suite.hpp"
 
 int main() {
@@ -10,5 +10,6 @@ int main() {
   uint32_t k = 1;
   wx_join* j = nullptr;
   CHECK_STATUS(wx_join_create(&c, WX_JOIN_UNIQUE, &k, 1, WX_MEM_DEVICE, nullptr, &j), WX_ERR_INVALID_ARGUMENT);
+  wxjoin::run_sharded(WX_KIND_CPU, small ? 20000 : 300000, 3);
   return 0;
 }

@@ -127,6 +127,10 @@ void stream_destroy(void* stream) {
   if (stream) cudaStreamDestroy(static_cast<cudaStream_t>(stream));
 }
 
+void stream_sync(void* stream) {
+  if (stream) WX_CUDA(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
+}
+
 int device_of(const void* p) {
   cudaPointerAttributes a;
   if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {

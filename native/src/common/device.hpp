@@ -34,6 +34,7 @@ wx_link_rates measure_link(int device, uint64_t bytes);
 unsigned staging_threads(int32_t t);
 void* stream_create(int device);
 void stream_destroy(void* stream);
+void stream_sync(void* stream);  // waits for the work queued on a stream (NULL: nothing to wait for)
 // The device owning p, or -1 when p is not device memory.
 int device_of(const void* p);
 // Throws WX_ERR_INVALID_ARGUMENT unless [p, p+bytes) is device memory (or managed) of `device`.

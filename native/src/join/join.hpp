@@ -35,6 +35,8 @@ class Engine {
   // Probe rows with (anti = false) or without (anti = true) a match; rows has room for p.n.
   virtual uint64_t semi(const Probe& p, bool anti, uint32_t* rows) = 0;
   virtual void stats(wx_join_stats* s) = 0;
+  // The join table's hash of each probe key (wx_join_hash), for engines that own no single table.
+  virtual void hash(const Probe& /*p*/, uint64_t* /*hashes*/) { fail(WX_ERR_INTERNAL, "this join hashes through its table"); }
 };
 
 // Creates the join's table, sized for `capacity` keys, once the engine knows how many distinct keys
@@ -46,5 +48,10 @@ std::unique_ptr<Engine> make_host_engine(const TableMaker& make_table, int32_t k
 // keys in host or device memory (mem); stream: the table's stream. CUDA builds only (else NO_DEVICE).
 std::unique_ptr<Engine> make_device_engine(const TableMaker& make_table, int device, int32_t build, const void* keys,
                                            uint64_t n, int32_t mem, void* stream);
+// A join over config.shards (resolved) inner joins, one per shard on its device (sharded_join.cpp); keys
+// in host or device memory (device keys are copied through host memory after the work queued on
+// `stream`).
+std::unique_ptr<Engine> make_sharded_engine(const wx_config& config, int32_t build, const void* keys, uint64_t n,
+                                            int32_t mem, void* stream);
 
 }  // namespace wx::join

@@ -8,7 +8,8 @@
 #include "join/join.hpp"
 
 struct wx_join {
-  wx_table* table = nullptr;  // created for this join only, by the engine once it knows the keys
+  wx_table* table = nullptr;  // created for this join only, by the engine once it knows the keys (none
+                              // when sharded: the engine holds one inner join per shard)
   std::unique_ptr<wx::join::Engine> engine;
   wx_config config{};
   void* stream = nullptr;  // GPU kinds: the join's own CUDA stream (calls given no stream run on it)
@@ -31,12 +32,23 @@ void require_join(const wx_join* j) { require(j != nullptr && j->engine, "join i
 
 void require_mem(int32_t mem) { require(mem == WX_MEM_HOST || mem == WX_MEM_DEVICE, "mem must be WX_MEM_HOST or WX_MEM_DEVICE"); }
 
-// Device-memory arguments must be device memory of the join's device, and only on GPU kinds.
+// A device array must be device memory of the join's device (a join over several devices: of one of them).
+void check_on_device(const wx_config& c, const void* p, uint64_t bytes, const char* what) {
+  int d = c.device;
+  if (c.device_count > 1) {
+    d = wx::dev::device_of(p);
+    require(std::find(c.devices, c.devices + c.device_count, d) != c.devices + c.device_count,
+            std::string(what) + " is flagged WX_MEM_DEVICE but lies on none of the join's devices");
+  }
+  wx::dev::check_device_range(p, bytes, d, what);
+}
+
+// Device-memory arguments must be device memory of the join's devices, and only on GPU kinds.
 void check_arrays(const wx_join* j, int32_t mem, std::initializer_list<std::pair<const void*, uint64_t>> arrays) {
   if (mem != WX_MEM_DEVICE) return;
   require(is_gpu_kind(j->config.kind), "WX_MEM_DEVICE arrays given to a CPU join: a CPU join takes host memory");
   for (const auto& [p, bytes] : arrays)
-    if (p && bytes) wx::dev::check_device_range(p, bytes, j->config.device, "an array");
+    if (p && bytes) check_on_device(j->config, p, bytes, "an array");
 }
 
 // Common checks of a probe call; returns the probe as the engine takes it.
@@ -73,15 +85,21 @@ int32_t wx_join_create(const wx_config* config, int32_t build, const void* build
     j->config = *config;
     j->config.capacity = 1;  // ignored: the engine sizes the table for the build's distinct keys
     wx::api::check_config(j->config);
-    if (wx::api::shards_of(j->config) > 1 || j->config.device_count > 1)
-      wx::fail(WX_ERR_UNSUPPORTED, "sharded joins are not supported yet");
+    j->config.shards = wx::api::shards_of(j->config);
+    if (j->config.device_count == 1) j->config.device = j->config.devices[0], j->config.device_count = 0;
+    const bool sharded = j->config.shards > 1 || j->config.device_count > 1;
     const bool gpu = is_gpu_kind(j->config.kind);
     // The device join engine is 32-bit (64-bit GPU tables exist, 64-bit GPU joins do not).
     if (gpu && j->config.key_bits == 64)
       wx::fail(WX_ERR_UNSUPPORTED, "joins on the GPU kinds take 32-bit keys; 64-bit keys join on WX_KIND_CPU");
     if (mem == WX_MEM_DEVICE) {
       require(gpu, "WX_MEM_DEVICE build keys given to a CPU join: a CPU join takes host memory");
-      if (n) wx::dev::check_device_range(build_keys, n * (j->config.key_bits / 8), j->config.device, "build keys");
+      if (n) check_on_device(j->config, build_keys, n * (j->config.key_bits / 8), "build keys");
+    }
+    if (sharded) {
+      j->engine = wx::join::make_sharded_engine(j->config, build, build_keys, n, mem, stream);
+      *out = j.release();
+      return WX_OK;
     }
     wx_join* raw = j.get();
     const wx::join::TableMaker make_table = [raw](uint64_t capacity) -> wx::Table& {
@@ -125,8 +143,16 @@ int32_t wx_join_stats_get(wx_join* j, wx_join_stats* s) {
 int32_t wx_join_hash(wx_join* j, const void* keys, uint64_t* hashes, uint64_t n, int32_t mem, void* stream) {
   return guarded([&]() -> int32_t {
     require_join(j);
+    if (j->table) {
+      std::lock_guard<std::mutex> lock(j->mu);
+      return wx_hash_keys(j->table, keys, hashes, n, mem, stream);
+    }
+    require(n == 0 || hashes != nullptr, "hashes is NULL");
+    const wx::join::Probe p = probe_of(j, keys, nullptr, n, mem, stream);
+    check_arrays(j, mem, {{hashes, n * 8}});
     std::lock_guard<std::mutex> lock(j->mu);
-    return wx_hash_keys(j->table, keys, hashes, n, mem, stream);
+    j->engine->hash(p, hashes);
+    return WX_OK;
   });
 }
 

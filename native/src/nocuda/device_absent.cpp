@@ -27,6 +27,7 @@ wx_link_rates measure_link(int, uint64_t) { absent(); }
 unsigned staging_threads(int32_t t) { return t > 0 ? unsigned(t) : 1u; }
 void* stream_create(int) { absent(); }
 void stream_destroy(void*) {}
+void stream_sync(void*) {}
 int device_of(const void*) { return -1; }
 void check_device_range(const void*, uint64_t, int, const char*) { absent(); }
 void StagerDelete::operator()(Stager*) const {}  // never made without CUDA

@@ -46,45 +46,26 @@ ShardSet::ShardSet(const wx_config& c) : config_(c) {
     }
     units_.push_back(std::make_unique<Unit>(u));
   }
-  if (!direct()) pool_ = std::make_unique<cpu::ThreadPool>(std::max(n, std::min(split_threads(c), cores())));
+  if (!direct()) threads_ = std::make_unique<ShardThreads>(n, std::min(split_threads(c), cores()));
 }
 
 ShardSet::~ShardSet() = default;
 
 void ShardSet::for_each_shard(const std::function<void(uint32_t)>& fn) {
-  const uint32_t n = count();
-  if (!pool_) {
-    for (uint32_t s = 0; s < n; ++s) fn(s);
+  if (!threads_) {
+    for (uint32_t s = 0; s < count(); ++s) fn(s);
     return;
   }
-  std::vector<std::exception_ptr> errors(n);
-  const unsigned step = pool_->size();
-  pool_->run([&](unsigned p) {
-    for (uint32_t s = p; s < n; s += step) {
-      try {
-        fn(s);
-      } catch (...) {
-        errors[s] = std::current_exception();
-      }
-    }
-  });
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+  threads_->for_each_shard(count(), fn);
 }
 
 void ShardSet::for_parts(uint64_t n, unsigned parts, const std::function<void(unsigned, uint64_t, uint64_t)>& fn) {
-  if (!pool_ || parts <= 1) {
-    fn(0, 0, n);
-    return;
-  }
-  pool_->run([&](unsigned p) {
-    if (p < parts) fn(p, n * p / parts, n * (p + 1) / parts);
-  });
+  if (!threads_) return fn(0, 0, n);
+  threads_->for_parts(n, parts, fn);
 }
 
 BatchResult ShardSet::run(Call call, const Batch& b, int32_t mem, int source, void* stream) {
   if (direct()) return units_[0]->run(call, b, mem, stream);
-  for (auto& u : units_) u->set_last({});
   if (mem == WX_MEM_DEVICE) {
     if (!device_) device_ = make_device_path(devices_);
     return run_on_device(*device_, *this, call, b, source, stream);

@@ -10,8 +10,8 @@
 #include <memory>
 #include <vector>
 
-#include "cpu/thread_pool.hpp"
 #include "shard/device_path.hpp"
+#include "shard/shard_threads.hpp"
 #include "shard/unit.hpp"
 #include "wixlib.h"
 
@@ -61,13 +61,13 @@ class ShardSet {
   void for_each_shard(const std::function<void(uint32_t)>& fn);
   // Runs fn(part, lo, hi) over `parts` (<= threads()) contiguous ranges of [0, n) on the set's threads.
   void for_parts(uint64_t n, unsigned parts, const std::function<void(unsigned, uint64_t, uint64_t)>& fn);
-  unsigned threads() const { return pool_ ? pool_->size() : 1u; }
+  unsigned threads() const { return threads_ ? threads_->size() : 1u; }
 
  private:
   wx_config config_;
   std::vector<int> devices_;
   std::vector<std::unique_ptr<Unit>> units_;
-  std::unique_ptr<cpu::ThreadPool> pool_;  // sharded sets: max(shards, partition threads) participants
+  std::unique_ptr<ShardThreads> threads_;  // sharded sets only
   std::unique_ptr<HostPath> host_;         // scratch of host-array calls, made on first use
   DevicePathPtr device_;                   // scratch of device-array calls, made on first use
 };
