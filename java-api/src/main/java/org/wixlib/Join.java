@@ -132,8 +132,7 @@ public final class Join implements AutoCloseable {
     /**
      * Splits the join's table into {@code shards} parts (1 to 256; default 1, or one per listed device),
      * as {@link HashTable.Builder#shards(int)}: probes run on the shards at once and give the same
-     * pairs in the same order. A library that does not shard joins refuses more than one shard or device
-     * with {@link UnsupportedKindException}.
+     * pairs in the same order.
      */
     public Builder shards(int shards) {
       this.shards = ConfigChecks.shards(shards);

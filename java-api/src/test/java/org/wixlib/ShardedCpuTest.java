@@ -213,18 +213,24 @@ class ShardedCpuTest {
     }
     int[] probe = Oracle.keys(r, 30_000, 8_000);
     JoinPairs one;
+    int[] semi;
+    int[] anti;
     try (Join j = Join.builder().build(Join.Build.MULTI).build(build)) {
       one = j.probe(probe);
+      semi = j.semi(probe);
+      anti = j.anti(probe);
       assertEquals(1, j.shards());
     }
     assertEquals(JoinCpuTest.oracle(JoinCpuTest.widen(build), JoinCpuTest.widen(probe)).length, one.size());
     for (int shards : new int[] {2, 3, 7}) {
-      try (Join j = ShardedJoins.build(Join.builder().build(Join.Build.MULTI).shards(shards), build)) {
+      try (Join j = Join.builder().build(Join.Build.MULTI).shards(shards).build(build)) {
         assertEquals(shards, j.shards());
         assertEquals(List.of(), j.devices());
         JoinPairs p = j.probe(probe);
         assertArrayEquals(one.probeRows(), p.probeRows(), shards + " shards: probe rows");
         assertArrayEquals(one.buildRows(), p.buildRows(), shards + " shards: build rows");
+        assertArrayEquals(semi, j.semi(probe), shards + " shards: semi join");
+        assertArrayEquals(anti, j.anti(probe), shards + " shards: anti join");
       }
     }
   }

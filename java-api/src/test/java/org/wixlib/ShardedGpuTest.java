@@ -98,7 +98,7 @@ class ShardedGpuTest {
     try (Join j = Join.builder().kind(kind).build(Join.Build.MULTI).build(build)) {
       one = j.probe(probe);
     }
-    try (Join j = ShardedJoins.build(Join.builder().kind(kind).build(Join.Build.MULTI).shards(3), build)) {
+    try (Join j = Join.builder().kind(kind).build(Join.Build.MULTI).shards(3).build(build)) {
       assertEquals(3, j.shards());
       JoinPairs p = j.probe(probe);
       assertArrayEquals(one.probeRows(), p.probeRows());

@@ -134,8 +134,6 @@ class ShardingCliTest {
   void joinOnShardedTablesMatchesTheHashMapJoin() {
     Cli r = Cli.run("join", "--sf", "0.01", "--kind", "cpu", "--shards", "3", "--reps", "1", "--warmup", "0",
         "--query", "orders_lineitem,q4_semi", "--format", "json");
-    Assumptions.assumeFalse(r.err.contains("sharded joins are not supported"),
-        "this native library does not shard joins: skipped");
     assertEquals(0, r.code, r.toString());
     @SuppressWarnings("unchecked")
     Map<String, Object> o = (Map<String, Object>) Json.read(r.out);
