@@ -19,6 +19,8 @@ final class ConfigChecks {
   static final long STAGING_CHUNK_MAX = wixlib_h.WX_STAGING_CHUNK_MAX();
   static final int HOT_SHARE_MAX = wixlib_h.WX_HOT_SHARE_MAX();
   static final int MIXED_GROUP_MAX = wixlib_h.WX_MIXED_GROUP_MAX();
+  static final int MAX_SHARDS = wixlib_h.WX_MAX_SHARDS();
+  static final int MAX_DEVICES = wixlib_h.WX_MAX_DEVICES();
 
   private ConfigChecks() {}
 
@@ -28,6 +30,34 @@ final class ConfigChecks {
       throw new InvalidArgumentException("device must be >= 0, got " + device);
     }
     return device;
+  }
+
+  /** Shards of a table or join: 1 to WX_MAX_SHARDS. */
+  static int shards(int shards) {
+    if (shards < 1 || shards > MAX_SHARDS) {
+      throw new InvalidArgumentException("shards must be in [1, " + MAX_SHARDS + "], got " + shards);
+    }
+    return shards;
+  }
+
+  /** The devices of a sharded GPU table: 1 to WX_MAX_DEVICES distinct ordinals >= 0; returns a copy. */
+  static int[] devices(int[] devices) {
+    java.util.Objects.requireNonNull(devices, "devices");
+    if (devices.length == 0 || devices.length > MAX_DEVICES) {
+      throw new InvalidArgumentException("devices must list 1 to " + MAX_DEVICES + " device ordinals, got "
+          + devices.length);
+    }
+    java.util.Set<Integer> seen = new java.util.HashSet<>();
+    for (int d : devices) {
+      if (d < 0) {
+        throw new InvalidArgumentException("devices must be >= 0, got " + d);
+      }
+      if (!seen.add(d)) {
+        throw new InvalidArgumentException("devices must be distinct, got " + d + " twice in "
+            + java.util.Arrays.toString(devices));
+      }
+    }
+    return devices.clone();
   }
 
   /** The load factor above which a table grows. */

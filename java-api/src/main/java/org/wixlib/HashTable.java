@@ -46,7 +46,9 @@ import org.wixlib.internal.Status;
  * {@link InvalidArgumentException}; so does {@code n < 0}. Host {@code MemorySegment}s must be native
  * (off-heap) memory: heap segments are rejected with {@link InvalidArgumentException} (use the array
  * overloads); a segment whose arena is closed throws {@link IllegalStateException}, one confined to
- * another thread {@link WrongThreadException}, as the segment itself would. {@code DeviceBuffer}s must live on the table's device (GPU kinds).
+ * another thread {@link WrongThreadException}, as the segment itself would. {@code DeviceBuffer}s must live on
+ * the table's device (GPU kinds); a table sharded over several devices takes buffers on any of them
+ * ({@link #devices()}), all buffers of one call on the same device.
  *
  * <p><b>Repeated keys in one call.</b> The elements of one bulk call take effect concurrently, in no
  * specified order. A key given several times to one insert or insertOrAssign call ends up in the
@@ -73,6 +75,17 @@ import org.wixlib.internal.Status;
  * call is a whole native call (put and remove: two) for one key: about a microsecond on the CPU kind,
  * tens of microseconds on GPU kinds; use the bulk calls for data. forEach copies the whole table once.
  *
+ * <p><b>Shards.</b> {@link Builder#shards(int)} splits a table into parts by the high bits of a hash of the
+ * key (independent of the hash each part uses inside); {@link Builder#devices(int...)} spreads the parts
+ * over several GPUs. Each bulk call is split per shard, the shards run at once (each GPU shard on its own
+ * device and stream) and the results come back in the caller's order: every promise above (outcomes,
+ * repeated keys, reserved keys, slices) holds unchanged, since a key always lives in one shard.
+ * Capacity is the whole table's; each shard grows on its own. It pays when the table is larger than
+ * one GPU's memory, or when the calls need more than one GPU's kernels or one PCIe link's bandwidth
+ * (host arrays then travel over each device's own link); on one device, a few shards let big
+ * tables grow in smaller steps. {@link #retrieveAll()}, snapshots and {@link #stats()} cover every
+ * shard; {@link #shardStats(int)} gives one.
+ *
  * <p><b>Threads.</b> A table is thread-safe: calls from several threads are serialised (here and in
  * the library). {@link #close()} may be called from any thread; it waits for a running call to
  * finish, and calls after it throw {@link IllegalStateException}. A table that is never closed frees
@@ -87,7 +100,7 @@ public final class HashTable implements AutoCloseable {
   public static final long TOMBSTONE_KEY64 = 0xFFFFFFFFFFFFFFFEL;
 
   private final TableKind kind;
-  private final int device;
+  private final Sharding sharding;
   private final int keyBits;
   private final double maxLoadFactor;
   private final long handle;
@@ -95,9 +108,9 @@ public final class HashTable implements AutoCloseable {
   private final Cleaner.Cleanable cleanable;
   private volatile boolean closed;
 
-  private HashTable(TableKind kind, int device, int keyBits, double maxLoadFactor, long handle) {
+  private HashTable(TableKind kind, Sharding sharding, int keyBits, double maxLoadFactor, long handle) {
     this.kind = kind;
-    this.device = device;
+    this.sharding = sharding;
     this.keyBits = keyBits;
     this.maxLoadFactor = maxLoadFactor;
     this.handle = handle;
@@ -135,6 +148,8 @@ public final class HashTable implements AutoCloseable {
     private Integer hotShare;
     private Integer mixedGroup;
     private Long buildMin;
+    Integer shards;
+    private int[] devices;
 
     private Builder() {}
 
@@ -184,9 +199,29 @@ public final class HashTable implements AutoCloseable {
       return this;
     }
 
-    /** CUDA device ordinal (GPU kinds). */
+    /** CUDA device ordinal (GPU kinds); {@link #devices(int...)} takes precedence. */
     public Builder device(int device) {
       this.device = ConfigChecks.device(device);
+      return this;
+    }
+
+    /**
+     * Splits the table into {@code shards} parts (1 to {@code WX_MAX_SHARDS}, 256; default 1, or one per
+     * listed device): see "Shards" in the class comment.
+     */
+    public Builder shards(int shards) {
+      this.shards = ConfigChecks.shards(shards);
+      return this;
+    }
+
+    /**
+     * GPU kinds: the CUDA devices the shards live on, shard i on {@code devices[i % devices.length]}
+     * (1 to 16 distinct ordinals; without {@link #shards(int)}, one shard per device). Every device must
+     * exist: {@link #build()} throws {@link InvalidArgumentException} naming one that does not. The CPU
+     * kind keeps its shards in host memory and refuses a device list.
+     */
+    public Builder devices(int... ordinals) {
+      this.devices = ConfigChecks.devices(ordinals);
       return this;
     }
 
@@ -248,16 +283,17 @@ public final class HashTable implements AutoCloseable {
         throw new InvalidArgumentException("minLoadFactor " + minLoadFactor
             + " must be below maxLoadFactor " + maxLoadFactor);
       }
+      Sharding layout = Sharding.of(kind, device, shards, devices);
       long h;
       try {
         h = Native.tableCreate(new Native.Config(kind.code(), capacity, maxLoadFactor, minLoadFactor,
-            device, growPolicy == null ? null : growPolicy.code(), threads, keyBits,
-            new Native.Tuning(stagingChunk, hotShare, mixedGroup, buildMin)));
+            layout.device, growPolicy == null ? null : growPolicy.code(), threads, keyBits,
+            new Native.Tuning(stagingChunk, hotShare, mixedGroup, buildMin), layout.placement()));
       } catch (DeviceOutOfMemoryException e) {
         throw kind.isGpu() ? e : Status.onHost(e);
       }
       double lf = maxLoadFactor != null ? maxLoadFactor : Native.defaultMaxLoadFactor(kind.code());
-      return new HashTable(kind, device == null ? 0 : device, keyBits, lf, h);
+      return new HashTable(kind, layout, keyBits, lf, h);
     }
   }
 
@@ -272,9 +308,40 @@ public final class HashTable implements AutoCloseable {
     return keyBits;
   }
 
-  /** The CUDA device of a GPU table (0 for CPU tables unless set). */
+  /** The CUDA device of a GPU table, of its first shard when sharded (0 for CPU tables unless set). */
   public int device() {
-    return device;
+    return sharding.device;
+  }
+
+  /** The number of shards (1 unless {@link Builder#shards(int)} or {@link Builder#devices(int...)} said more). */
+  public int shards() {
+    return sharding.shards;
+  }
+
+  /**
+   * The CUDA devices of a GPU table: those of {@link Builder#devices(int...)} (shard i on the i-th modulo
+   * their count), else {@link #device()} alone; empty on the CPU kind. Device buffers may lie on any of them.
+   */
+  public java.util.List<Integer> devices() {
+    return sharding.used;
+  }
+
+  /**
+   * The counters of one shard ({@code 0 <= shard < shards()}) and the device it lives on; the shards'
+   * sizes, slots and bytes add up to {@link #stats()}'s.
+   */
+  public ShardStats shardStats(int shard) {
+    if (shard < 0 || shard >= sharding.shards) {
+      throw new InvalidArgumentException("shard " + shard + " does not exist: the table has " + sharding.shards
+          + " shard" + (sharding.shards == 1 ? "" : "s"));
+    }
+    acquire();
+    try {
+      Native.ShardStats s = Native.shardStats(handle, shard);
+      return new ShardStats(shard, s.device(), tableStats(s.stats()));
+    } finally {
+      release();
+    }
   }
 
   /** The load factor above which the table grows: the builder's, or the kind's default. */
@@ -813,7 +880,10 @@ public final class HashTable implements AutoCloseable {
 
   // ---- DeviceBuffer overloads ----------------------------------------------------------------
 
-  /** keys: n ints; values: n ints or null (= 0); outcomes: n bytes or null. All on the table's device. */
+  /**
+   * keys: n ints; values: n ints or null (= 0); outcomes: n bytes or null. All on one device of the
+   * table ({@link #devices()}).
+   */
   public void insert(DeviceBuffer keys, DeviceBuffer values, long n, DeviceBuffer outcomes) {
     insertDevice(false, keys, values, n, outcomes);
   }
@@ -935,9 +1005,9 @@ public final class HashTable implements AutoCloseable {
         throw new InvalidArgumentException(name + " holds " + b.byteSize() + " bytes; " + n
             + " elements need " + bytes);
       }
-      if (table.kind.isGpu() && b.device() != table.device) {
+      if (table.kind.isGpu() && !table.sharding.holds(b.device())) {
         throw new InvalidArgumentException(name + " lives on device " + b.device()
-            + " but the table on device " + table.device);
+            + " but the table on " + table.sharding.where());
       }
       if (device >= 0 && b.device() != device) {
         throw new InvalidArgumentException(name + " lives on device " + b.device()
@@ -1196,12 +1266,15 @@ public final class HashTable implements AutoCloseable {
   public TableStats stats() {
     acquire();
     try {
-      Native.Stats s = Native.stats(handle);
-      return new TableStats(s.size(), s.capacity(), s.bytes(), s.resizes(), s.stashUsed(),
-          s.displacements(), s.failedInserts(), s.lastKernelMillis(), s.lastFull(), s.lastInvalid());
+      return tableStats(Native.stats(handle));
     } finally {
       release();
     }
+  }
+
+  private static TableStats tableStats(Native.Stats s) {
+    return new TableStats(s.size(), s.capacity(), s.bytes(), s.resizes(), s.stashUsed(),
+        s.displacements(), s.failedInserts(), s.lastKernelMillis(), s.lastFull(), s.lastInvalid());
   }
 
   /** Removes every key. */

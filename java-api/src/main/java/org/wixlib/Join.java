@@ -69,6 +69,7 @@ public final class Join implements AutoCloseable {
   private final TableKind kind;
   private final int keyBits;
   private final Build build;
+  private final Sharding sharding;
   private final long handle;
   private final ReentrantLock lock = new ReentrantLock();
   private final Cleaner.Cleanable cleanable;
@@ -78,8 +79,9 @@ public final class Join implements AutoCloseable {
   private Scratch scratch;
   private static final int KEYS = 0, HASHES = 1, OUT_A = 2, OUT_B = 3;
 
-  private Join(TableKind kind, int keyBits, Build build, long handle) {
+  private Join(TableKind kind, int keyBits, Build build, Sharding sharding, long handle) {
     this.kind = kind;
+    this.sharding = sharding;
     this.keyBits = keyBits;
     this.build = build;
     this.handle = handle;
@@ -106,6 +108,8 @@ public final class Join implements AutoCloseable {
     private Double maxLoadFactor;
     private Integer threads;
     private int keyBits = 32;
+    private Integer shards;
+    private int[] devices;
 
     private Builder() {}
 
@@ -122,6 +126,25 @@ public final class Join implements AutoCloseable {
     /** CUDA device ordinal (GPU kinds). */
     public Builder device(int device) {
       this.device = ConfigChecks.device(device);
+      return this;
+    }
+
+    /**
+     * Splits the join's table into {@code shards} parts (1 to 256; default 1, or one per listed device),
+     * as {@link HashTable.Builder#shards(int)}: probes run on the shards at once and give the same
+     * pairs in the same order.
+     */
+    public Builder shards(int shards) {
+      this.shards = ConfigChecks.shards(shards);
+      return this;
+    }
+
+    /**
+     * GPU kinds: the CUDA devices the shards live on, shard i on {@code devices[i % devices.length]}, as
+     * {@link HashTable.Builder#devices(int...)}; device columns may then live on any of them.
+     */
+    public Builder devices(int... ordinals) {
+      this.devices = ConfigChecks.devices(ordinals);
       return this;
     }
 
@@ -185,14 +208,15 @@ public final class Join implements AutoCloseable {
     }
 
     private Join create(MemorySegment keys, long n, int mem) {
+      Sharding layout = Sharding.of(kind, device, shards, devices);
       long h;
       try {
-        h = Native.joinCreate(new Native.Config(kind.code(), null, maxLoadFactor, null, device, null, threads,
-            keyBits, Native.Tuning.DEFAULTS), build.code(), keys, n, mem);
+        h = Native.joinCreate(new Native.Config(kind.code(), null, maxLoadFactor, null, layout.device, null, threads,
+            keyBits, Native.Tuning.DEFAULTS, layout.placement()), build.code(), keys, n, mem);
       } catch (DeviceOutOfMemoryException e) {
         throw kind.isGpu() ? e : org.wixlib.internal.Status.onHost(e);
       }
-      return new Join(kind, keyBits, build, h);
+      return new Join(kind, keyBits, build, layout, h);
     }
   }
 
@@ -206,6 +230,16 @@ public final class Join implements AutoCloseable {
 
   public Build buildKind() {
     return build;
+  }
+
+  /** The number of shards of the join's table. */
+  public int shards() {
+    return sharding.shards;
+  }
+
+  /** The CUDA devices of a GPU join (as {@link HashTable#devices()}); empty on the CPU kind. */
+  public java.util.List<Integer> devices() {
+    return sharding.used;
   }
 
   public boolean isClosed() {

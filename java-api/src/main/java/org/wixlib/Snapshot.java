@@ -35,14 +35,15 @@ import java.util.zip.CRC32C;
  *  24  count                     u64 (pairs in the file)
  *  32  slots                     u64 (the saved table's capacity; informational)
  *  40  header CRC32C             u32 (of bytes 0..39)
- *  44  reserved                  u32 (0)
+ *  44  shards                    u32 (the saved table's shard count; 0, as files without it hold, reads as 1)
  *  48  keys                      count x u32 (64-bit tables: u64)
  *      values                    count x u32 (64-bit tables: u64)
  * end-8 file CRC32C              u32 (of every byte before it)
  * end-4 end mark "WXND"          4 bytes
  * </pre>
  * A save writes a temporary file beside the target, forces it to disk and renames it over the target,
- * so a crash never leaves a half-written snapshot under the final name. A load checks the size, both
+ * so a crash never leaves a half-written snapshot under the final name. The shard count lies outside the
+ * header checksum (inside the file's), where readers that do not know it find the reserved 0 they skip. A load checks the size, both
  * checksums and every key before it creates the table, so a bad file costs nothing but the error.
  */
 public final class Snapshot {
@@ -80,7 +81,7 @@ public final class Snapshot {
       // One copy under the table's lock: writers on other threads wait for it, not for the file.
       HashTable.Copy pairs = table.copyPairs(arena, Long.MAX_VALUE, "");
       try {
-        writeAtomically(table.kind(), table.keyBits(), pairs, file.toAbsolutePath());
+        writeAtomically(table.kind(), table.keyBits(), table.shards(), pairs, file.toAbsolutePath());
       } catch (IOException e) {
         throw named(e, file);
       }
@@ -88,7 +89,7 @@ public final class Snapshot {
   }
 
   /** Writes a temporary file beside target, forces it to disk and renames it over target. */
-  private static void writeAtomically(TableKind kind, int bits, HashTable.Copy pairs, Path target)
+  private static void writeAtomically(TableKind kind, int bits, int shards, HashTable.Copy pairs, Path target)
       throws IOException {
     Path dir = target.getParent();
     long n = pairs.count();
@@ -97,7 +98,7 @@ public final class Snapshot {
     try {
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
         CRC32C crc = new CRC32C();
-        ByteBuffer head = header(kind, bits, n, pairs.slots());
+        ByteBuffer head = header(kind, bits, shards, n, pairs.slots());
         crc.update(head.duplicate());
         writeFully(ch, head);
         ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK_BYTES).order(ByteOrder.LITTLE_ENDIAN);
@@ -154,7 +155,8 @@ public final class Snapshot {
   /**
    * Creates a table from {@code config} (null: the snapshot's kind with default settings) sized for the
    * snapshot's count and of its key width (the builder's capacity is set to max(count, 1024), its
-   * keyBits to the snapshot's) and inserts every pair. The whole file is checked first; a foreign,
+   * keyBits to the snapshot's, its shards to the snapshot's unless the config sets them) and inserts
+   * every pair. Devices are the config's: a snapshot does not tie a table to one machine's GPUs. The whole file is checked first; a foreign,
    * truncated or corrupt file throws {@link SnapshotFormatException} and creates nothing.
    */
   public static HashTable load(Path file, HashTable.Builder config) throws IOException {
@@ -193,6 +195,9 @@ public final class Snapshot {
         }
       }
       HashTable.Builder b = config != null ? config : HashTable.builder().kind(h.kind());
+      if (b.shards == null && h.shards() > 1) {
+        b.shards(h.shards());
+      }
       HashTable table = b.capacity(Math.max(n, MIN_CAPACITY)).keyBits(bits).build();
       try {
         if (n > 0) {
@@ -220,12 +225,12 @@ public final class Snapshot {
 
   // ---- helpers -------------------------------------------------------------------------------
 
-  private static ByteBuffer header(TableKind kind, int bits, long count, long slots) {
+  private static ByteBuffer header(TableKind kind, int bits, int shards, long count, long slots) {
     ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     b.put(MAGIC).putInt(FORMAT_VERSION).putInt(kind.code()).putInt(bits).putInt(bits).putLong(count).putLong(slots);
     CRC32C c = new CRC32C();
     c.update(b.array(), 0, 40);
-    b.putInt((int) c.getValue()).putInt(0);
+    b.putInt((int) c.getValue()).putInt(shards);
     return b.flip();
   }
 
@@ -256,6 +261,8 @@ public final class Snapshot {
     int valueBits = b.getInt();
     long count = b.getLong();
     long slots = b.getLong();
+    b.getInt(); // the header checksum, checked above
+    int shards = b.getInt();
     if (version != FORMAT_VERSION) {
       throw bad(file, "format version " + version + " is not supported (this library reads version "
           + FORMAT_VERSION + ")");
@@ -279,7 +286,10 @@ public final class Snapshot {
     if (size > expected) {
       throw bad(file, "corrupt: " + (size - expected) + " bytes after the end of the snapshot");
     }
-    return new SnapshotHeader(version, kind, keyBits, valueBits, count, slots);
+    if (shards < 0) {
+      throw bad(file, "corrupt: shard count " + Integer.toUnsignedString(shards));
+    }
+    return new SnapshotHeader(version, kind, keyBits, valueBits, count, slots, Math.max(1, shards));
   }
 
   private static boolean startsWithMagic(FileChannel ch) throws IOException {

@@ -7,12 +7,16 @@ import org.wixlib.InvalidArgumentException;
 import org.wixlib.TableKind;
 import org.wixlib.Wixlib;
 import org.wixlib.cli.report.Report;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** Mixin: the CUDA device (--device) and the random seed (--seed); availability checks of kinds. */
+/**
+ * Mixin: where tables live (--device, --shards, --devices), the random seed (--seed), and availability
+ * checks of kinds.
+ */
 public final class TableOptions {
   @Spec(Spec.Target.MIXEE)
   CommandSpec spec;
@@ -23,6 +27,8 @@ public final class TableOptions {
       defaultValue = "0",
       description = "CUDA device ordinal for GPU kinds (default: ${DEFAULT-VALUE}).")
   public int device;
+
+  @Mixin public ShardOptions sharding = new ShardOptions();
 
   @Option(
       names = {"-s", "--seed"},
@@ -36,17 +42,62 @@ public final class TableOptions {
     Wixlib.Info info = Wixlib.info();
     r.field("cpu", HostInfo.cpuModel() + " (" + Runtime.getRuntime().availableProcessors() + " cores)");
     boolean gpu = kinds.stream().anyMatch(TableKind::isGpu);
-    String gpuName = "none";
-    if (device >= 0 && device < info.devices().size()) {
-      Wixlib.DeviceInfo d = info.devices().get(device);
-      gpuName = d.name() + " (device " + d.ordinal() + ", CC " + Texts.computeCapability(d.computeCapability())
-          + ", " + d.multiprocessors() + " SMs, " + Texts.bytes(d.totalBytes()) + ")";
-    }
+    int first = firstDevice();
+    String gpuName = first >= 0 && first < info.devices().size() ? describe(info.devices().get(first)) : "none";
     r.field("gpu", gpu ? gpuName : "not used");
+    if (gpu && sharding.devices != null) {
+      List<String> listed = new java.util.ArrayList<>();
+      for (int d : sharding.devices) {
+        listed.add(d < info.devices().size() ? listEntry(info.devices().get(d)) : "device " + d + " (absent)");
+      }
+      r.field("devices", listed);
+    }
     r.field("cuda_driver", Texts.cudaVersion(info.cudaDriverVersion()));
     r.field("cuda_runtime", Texts.cudaVersion(info.cudaRuntimeVersion()));
     r.field("native_version", info.nativeVersion());
     r.field("java_version", Runtime.version().toString());
+  }
+
+  /** The device of a GPU table's first shard: the first of --devices, else --device. */
+  public int firstDevice() {
+    return sharding.firstDevice(device);
+  }
+
+  /** --shards or --devices was given. */
+  public boolean sharded() {
+    return sharding.sharded();
+  }
+
+  /** See {@link ShardOptions#check(CommandSpec, List)}. */
+  public void checkSharding(List<TableKind> kinds) {
+    sharding.check(spec, kinds);
+  }
+
+  /** Where a table of {@code kind} lives: --device or --devices (GPU kinds), --shards (every kind). */
+  public HashTable.Builder place(HashTable.Builder b, TableKind kind) {
+    return sharding.place(b, kind, device);
+  }
+
+  /** As {@link #place(HashTable.Builder, TableKind)} for a join's table. */
+  public org.wixlib.Join.Builder place(org.wixlib.Join.Builder b, TableKind kind) {
+    return sharding.place(b, kind, device);
+  }
+
+  /** The layout of a kind's tables for reports ({@link ShardOptions#layout}). */
+  public String layout(TableKind kind) {
+    return sharding.layout(kind, device);
+  }
+
+  /** "NVIDIA H200 (device 0, CC 9.0, 132 SMs, 139.8 GiB)". */
+  static String describe(Wixlib.DeviceInfo d) {
+    return d.name() + " (device " + d.ordinal() + ", CC " + Texts.computeCapability(d.computeCapability())
+        + ", " + d.multiprocessors() + " SMs, " + Texts.bytes(d.totalBytes()) + ")";
+  }
+
+  /** "device 0 = NVIDIA H200 (CC 9.0; 132 SMs; 139.8 GiB)": no commas, as reports join lists with them. */
+  static String listEntry(Wixlib.DeviceInfo d) {
+    return "device " + d.ordinal() + " = " + d.name() + " (CC " + Texts.computeCapability(d.computeCapability())
+        + "; " + d.multiprocessors() + " SMs; " + Texts.bytes(d.totalBytes()) + ")";
   }
 
   /** glht when a GPU is usable, else cpu. */

@@ -27,6 +27,15 @@ public final class Texts {
     return String.format(Locale.ROOT, "%.1f MiB", b / (double) (1L << 20));
   }
 
+  /** Ordinals as typed on the command line: "0,1". */
+  public static String ints(int[] a) {
+    StringBuilder sb = new StringBuilder();
+    for (int v : a) {
+      sb.append(sb.length() == 0 ? "" : ",").append(v);
+    }
+    return sb.toString();
+  }
+
   /** A count in its shortest exact form: 2^k when a power of two above 1024, else digits. */
   public static String count(long n) {
     if (n > 1024 && Long.bitCount(n) == 1) {

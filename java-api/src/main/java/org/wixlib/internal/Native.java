@@ -268,12 +268,23 @@ public final class Native {
 
   /** A table configuration; unset fields (null) keep wx_config_init's defaults for the kind. */
   public record Config(int kind, Long capacity, Double maxLoadFactor, Double minLoadFactor,
-      Integer device, Integer grow, Integer threads, Integer keyBits, Tuning tuning) {
+      Integer device, Integer grow, Integer threads, Integer keyBits, Tuning tuning, Placement placement) {
     public Config(int kind, Long capacity, Double maxLoadFactor, Double minLoadFactor, Integer device,
         Integer grow, Integer threads) {
       this(kind, capacity, maxLoadFactor, minLoadFactor, device, grow, threads, null, Tuning.DEFAULTS);
     }
+
+    public Config(int kind, Long capacity, Double maxLoadFactor, Double minLoadFactor, Integer device,
+        Integer grow, Integer threads, Integer keyBits, Tuning tuning) {
+      this(kind, capacity, maxLoadFactor, minLoadFactor, device, grow, threads, keyBits, tuning, null);
+    }
   }
+
+  /**
+   * The sharding fields of wx_config: shards (null keeps the default, one), and the devices shard i
+   * lives on ({@code devices[i % devices.length]}; null: every shard on the config's device).
+   */
+  public record Placement(Integer shards, int[] devices) {}
 
   /** The tuning fields of wx_config; unset ones (null) keep wx_config_init's defaults. */
   public record Tuning(Long stagingChunk, Integer hotShare, Integer mixedGroup, Long buildMin) {
@@ -319,6 +330,18 @@ public final class Native {
     set(t.hotShare(), v -> wx_config.hot_share(cfg, v));
     set(t.mixedGroup(), v -> wx_config.mixed_group(cfg, v));
     set(t.buildMin(), v -> wx_config.build_min(cfg, v));
+    Placement p = c.placement();
+    if (p != null) {
+      set(p.shards(), v -> wx_config.shards(cfg, v));
+      set(p.devices(), v -> {
+        wx_config.device_count(cfg, v.length);
+        // Through the field's slice: the generated indexed setter addresses the array, not the struct.
+        MemorySegment devices = wx_config.devices(cfg);
+        for (int i = 0; i < v.length; i++) {
+          devices.setAtIndex(JAVA_INT, i, v[i]);
+        }
+      });
+    }
     return cfg;
   }
 
@@ -408,9 +431,25 @@ public final class Native {
     try (Arena a = Arena.ofConfined()) {
       MemorySegment s = wx_stats.allocate(a);
       check(wixlib_h.wx_stats_get(ptr(table), s));
-      return new Stats(wx_stats.size(s), wx_stats.capacity(s), wx_stats.bytes(s), wx_stats.resizes(s),
-          wx_stats.stash_used(s), wx_stats.displacements(s), wx_stats.failed_inserts(s),
-          wx_stats.last_kernel_ms(s), wx_stats.last_full(s), wx_stats.last_invalid(s));
+      return stats(s);
+    }
+  }
+
+  private static Stats stats(MemorySegment s) {
+    return new Stats(wx_stats.size(s), wx_stats.capacity(s), wx_stats.bytes(s), wx_stats.resizes(s),
+        wx_stats.stash_used(s), wx_stats.displacements(s), wx_stats.failed_inserts(s),
+        wx_stats.last_kernel_ms(s), wx_stats.last_full(s), wx_stats.last_invalid(s));
+  }
+
+  /** wx_shard_stats_get: one shard's counters, and the device it lives on (-1 on the CPU kind). */
+  public record ShardStats(Stats stats, int device) {}
+
+  public static ShardStats shardStats(long table, int shard) {
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment s = wx_stats.allocate(a);
+      MemorySegment device = a.allocate(JAVA_INT);
+      check(wixlib_h.wx_shard_stats_get(ptr(table), shard, s, device));
+      return new ShardStats(stats(s), device.get(JAVA_INT, 0));
     }
   }
 

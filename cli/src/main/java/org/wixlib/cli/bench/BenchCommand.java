@@ -13,6 +13,7 @@ import org.wixlib.cli.ExitCodes;
 import org.wixlib.cli.HeapTooSmallException;
 import org.wixlib.cli.KindsOption;
 import org.wixlib.cli.OutputOptions;
+import org.wixlib.cli.ShardOptions;
 import org.wixlib.cli.TableOptions;
 import org.wixlib.cli.Texts;
 import org.wixlib.cli.VersionProvider;
@@ -62,6 +63,15 @@ import picocli.CommandLine.Spec;
           + " row's own kernel rate (pct 100). The host copy rate is that of the library's default"
           + " staging threads (host_copy_threads), whatever --threads says. cpu kind: no bound ('-', null).",
       "",
+      "--shards N measures tables split into N shards; --devices 0,1 spreads the shards of GPU kinds over those"
+          + " GPUs and measures how that scales: every kind, path and op runs first on the first listed device"
+          + " alone (with --shards N: N shards there; without: one plain table), then on all of them. The rows"
+          + " then carry shards, devices and scaling = mops on all devices / mops on the first alone (on the"
+          + " multi-device rows). Their device path keeps its buffers on the first device and reports the"
+          + " library's device time of each call (the slowest shard's); their bound adds the devices' DMA"
+          + " bounds (each device has its own link) while the host copy stays one host's. Sharding pays when"
+          + " a table outgrows one GPU's memory or the calls need more than one GPU or PCIe link.",
+      "",
       "A kind that cannot run here is reported as unavailable (never estimated); then the exit code is 3.",
       "",
       "--suite runs the experiments of the GLHT and Hive papers instead (static, dynamic, load) and the same"
@@ -82,7 +92,9 @@ import picocli.CommandLine.Spec;
       "  wixlib bench --kind glht --mix 20,20,60 --mix 40,40,20 --key-range 100000",
       "  wixlib bench --kind cpu --threads 1 --reps 3 --warmup 0 --format json",
       "  wixlib bench --kind glht,cpu --key-bits 64 --load-factor 0.95",
-      "  wixlib bench --kind glht,hive --keys 2^26 --memory all"
+      "  wixlib bench --kind glht,hive --keys 2^26 --memory all",
+      "  wixlib bench --kind glht,hive --devices 0,1 --keys 2^27 --memory all",
+      "  wixlib bench --kind cpu --shards 4 --keys 2^22"
     })
 public final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -156,6 +168,10 @@ public final class BenchCommand implements Callable<Integer> {
     if (!suite.names.isEmpty() && !memoryNames.isEmpty()) {
       throw new ParameterException(spec.commandLine(), "--memory applies to the plain benchmark; drop --suite");
     }
+    if (!suite.names.isEmpty() && table.sharded()) {
+      throw new ParameterException(spec.commandLine(), "--shards and --devices apply to the plain benchmark; drop"
+          + " --suite");
+    }
     if (!suite.names.isEmpty()) {
       return new SuiteBench(this).call();
     }
@@ -164,13 +180,14 @@ public final class BenchCommand implements Callable<Integer> {
     keys = keysOption != null ? keysOption : anyGpu ? 1L << 24 : 1L << 22;
     reps = repsOption != null ? repsOption : 5;
     validate();
+    table.checkSharding(kinds);
+    boolean sharded = table.sharded();
     List<MemoryPath> paths = memoryPaths(anyGpu);
     noteCpuFallback();
     int n = (int) keys;
     long range = keyRange == null ? n : keyRange;
 
-    Report r = new Report("results", "kind", "path", "op", "n", "mops", "mops_min", "mops_max", "bound",
-        "pct_of_bound", "note");
+    Report r = new Report("results", ShardRuns.columns(sharded));
     header(r, kinds, n, range, paths);
 
     Map<TableKind, String> unavailable = new LinkedHashMap<>();
@@ -181,12 +198,20 @@ public final class BenchCommand implements Callable<Integer> {
         output.progress("bench " + Texts.kindName(kind) + ": unavailable: " + why);
       }
     }
-    LinkRates link = null;
+    Map<Integer, LinkRates> links = new LinkedHashMap<>();
     if (kinds.stream().anyMatch(k -> k.isGpu() && !unavailable.containsKey(k))) {
-      output.progress("bench: measuring the link of device " + table.device);
-      link = Wixlib.linkRates(table.device);
+      for (int d : table.sharding.devices != null ? table.sharding.devicesArray() : new int[] {table.device}) {
+        output.progress("bench: measuring the link of device " + d);
+        links.put(d, Wixlib.linkRates(d));
+      }
     }
-    linkFields(r, link);
+    linkFields(r, links.isEmpty() ? null : links.values().iterator().next());
+    if (links.size() > 1) {
+      List<String> each = new ArrayList<>();
+      links.forEach((d, l) -> each.add("device " + d + ": h2d " + Texts.fixed2(l.hostToDevice()) + " d2h "
+          + Texts.fixed2(l.deviceToHost()) + " both " + Texts.fixed2(l.bothDirections()) + " GB/s"));
+      r.field("links", each);
+    }
     BenchData data = null;
     List<BenchData.Mixed> mixed = new ArrayList<>();
     if (unavailable.size() < kinds.size()) {
@@ -203,31 +228,55 @@ public final class BenchCommand implements Callable<Integer> {
     for (TableKind kind : kinds) {
       String name = Texts.kindName(kind);
       if (unavailable.containsKey(kind)) {
-        r.row(name, "-", "-", null, null, null, null, null, null, "unavailable: " + unavailable.get(kind));
+        r.row(ShardRuns.row(sharded, name, "-", null, "-", null, null, null, null, null,
+            "unavailable: " + unavailable.get(kind)));
         continue;
       }
-      BenchRunner runner = new BenchRunner(kind, params, output);
       List<MemoryPath> kindPaths = paths.stream().filter(p -> kind.isGpu() || !p.needsGpu()).toList();
       if (kindPaths.isEmpty()) {
-        r.row(name, "-", "-", null, null, null, null, null, null, "no " + paths.get(0).id() + " path: "
-            + name + " tables live in host memory");
+        r.row(ShardRuns.row(sharded, name, "-", null, "-", null, null, null, null, null,
+            "no " + paths.get(0).id() + " path: " + name + " tables live in host memory"));
       }
+      List<ShardRuns.Run> runs = ShardRuns.of(kind, params, table.sharding.shards, table.sharding.devicesArray());
       for (MemoryPath path : kindPaths) {
-        List<BenchRunner.Result> results = new ArrayList<>(runner.bulk(data, path));
-        for (BenchData.Mixed m : mixed) {
-          results.add(runner.mixed(m, path));
+        List<List<BenchRunner.Result>> byRun = new ArrayList<>();
+        for (ShardRuns.Run run : runs) {
+          BenchRunner runner = new BenchRunner(kind, run.params(), output);
+          List<BenchRunner.Result> results = new ArrayList<>(runner.bulk(data, path));
+          for (BenchData.Mixed m : mixed) {
+            results.add(runner.mixed(m, path));
+          }
+          byRun.add(results);
         }
-        for (BenchRunner.Result res : results) {
-          Throughput t = res.endToEnd();
-          Double bound = kind.isGpu() ? PathBound.gops(path, PathBound.Traffic.of(res.op(), keyBits), link,
-              t.median() == null ? null : t.median() / 1000) : null;
-          r.row(name, path.id(), res.op(), res.n(), t.median(), t.min(), t.max(), bound,
-              PathBound.percent(t.median(), bound), res.note().isEmpty() ? null : res.note());
+        for (int j = 0; j < byRun.get(0).size(); j++) {
+          for (int i = 0; i < runs.size(); i++) {
+            ShardRuns.Run run = runs.get(i);
+            BenchRunner.Result res = byRun.get(i).get(j);
+            Throughput t = res.endToEnd();
+            Double bound = kind.isGpu() ? PathBound.gopsOver(path, PathBound.Traffic.of(res.op(), keyBits),
+                linksOf(links, run), t.median() == null ? null : t.median() / 1000) : null;
+            Double scaling = runs.size() > 1 && !run.baseline() ? ShardRuns.scaling(t, byRun.get(0).get(j).endToEnd())
+                : null;
+            r.row(ShardRuns.row(sharded, name, path.id(), run, res.op(), res.n(), t, bound,
+                PathBound.percent(t.median(), bound), scaling, res.note().isEmpty() ? null : res.note()));
+          }
         }
       }
     }
     output.write(r);
     return unavailable.isEmpty() ? ExitCodes.OK : ExitCodes.UNAVAILABLE;
+  }
+
+  /** The measured links of a run's devices (its one device when not sharded over several). */
+  static List<LinkRates> linksOf(Map<Integer, LinkRates> links, ShardRuns.Run run) {
+    int[] ds = run.params().devices() != null ? run.params().devices() : new int[] {run.params().device()};
+    List<LinkRates> out = new ArrayList<>();
+    for (int d : ds) {
+      if (links.containsKey(d)) {
+        out.add(links.get(d));
+      }
+    }
+    return out;
   }
 
   /** The --memory paths, or the defaults; an unknown name is a usage error. */
@@ -320,6 +369,19 @@ public final class BenchCommand implements Callable<Integer> {
     r.field("reps", reps);
     r.field("warmup", warmup);
     r.field("seed", table.seed);
+    if (table.sharded()) {
+      List<String> layouts = new ArrayList<>();
+      for (TableKind k : kinds) {
+        layouts.add(Texts.kindName(k) + ": " + table.layout(k));
+      }
+      r.field("layout", layouts);
+      ShardOptions sh = table.sharding;
+      if (sh.devices != null && sh.devices.size() > 1) {
+        r.field("scaling", "mops of the tables on all --devices over mops of the same tables on device "
+            + sh.devices.get(0) + " alone (" + (sh.shards != null ? sh.shards + " shards there" : "one plain table")
+            + "), per kind, path and op");
+      }
+    }
     r.field("threads", threads == 0 ? "all (" + Runtime.getRuntime().availableProcessors() + ")"
         : Integer.toString(threads));
     if (!mixes.isEmpty()) {

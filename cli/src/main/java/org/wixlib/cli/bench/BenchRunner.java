@@ -26,11 +26,23 @@ final class BenchRunner {
 
   /**
    * What to run. capacity: the capacity tables are created with (keys they hold at loadFactor); 0 means
-   * keys, so the bulk keys fill the table to loadFactor.
+   * keys, so the bulk keys fill the table to loadFactor. shards (null: one) and devices (GPU kinds; null:
+   * every shard on device, else device is devices[0], where the device path's buffers live).
    */
-  record Params(int keys, double loadFactor, int reps, int warmup, int threads, int device, long capacity) {
+  record Params(int keys, double loadFactor, int reps, int warmup, int threads, int device, long capacity,
+      Integer shards, int[] devices) {
     Params(int keys, double loadFactor, int reps, int warmup, int threads, int device) {
       this(keys, loadFactor, reps, warmup, threads, device, 0);
+    }
+
+    Params(int keys, double loadFactor, int reps, int warmup, int threads, int device, long capacity) {
+      this(keys, loadFactor, reps, warmup, threads, device, capacity, null, null);
+    }
+
+    /** These params with tables of {@code shards} shards on {@code devices} (null: on device). */
+    Params placed(Integer shards, int[] devices) {
+      return new Params(keys, loadFactor, reps, warmup, threads, devices == null ? device : devices[0], capacity,
+          shards, devices);
     }
 
     long tableCapacity(long n) {
@@ -62,7 +74,14 @@ final class BenchRunner {
         .maxLoadFactor(p.loadFactor()).growPolicy(GrowPolicy.AUTO);
     b.threads(p.threads());
     if (kind.isGpu()) {
-      b.device(p.device());
+      if (p.devices() != null) {
+        b.devices(p.devices());
+      } else {
+        b.device(p.device());
+      }
+    }
+    if (p.shards() != null) {
+      b.shards(p.shards());
     }
     return b.build();
   }

@@ -44,7 +44,7 @@ import picocli.CommandLine.Spec;
 final class CompareCommand implements Callable<Integer> {
   /** Columns holding measurements or remarks: never part of a row's identity. */
   static final Set<String> MEASURES = Set.of("mops", "mops_min", "mops_max", "kernel_mops", "kernel_mops_min",
-      "kernel_mops_max", "bound", "pct_of_bound", "note");
+      "kernel_mops_max", "bound", "pct_of_bound", "scaling", "note");
 
   @Spec CommandSpec spec;
   @Mixin OutputOptions output;

@@ -80,6 +80,30 @@ public final class PathBound {
     return 1 / nanos;
   }
 
+  /**
+   * The bound of a table sharded over several devices, each with its own link: the DMA rates add up
+   * (each shard's share crosses its device's link, all at once), the host copy stays one host's (the
+   * first link's measurement). One link gives {@link #gops(MemoryPath, Traffic, LinkRates, Double)}.
+   */
+  public static Double gopsOver(MemoryPath path, Traffic t, java.util.List<LinkRates> links, Double kernelGops) {
+    if (path == MemoryPath.DEVICE || links.size() == 1) {
+      return gops(path, t, links.isEmpty() ? null : links.get(0), kernelGops);
+    }
+    double dma = 0;
+    for (LinkRates r : links) {
+      Double one = gops(MemoryPath.PINNED, t, r, null);
+      if (one == null) {
+        return null;
+      }
+      dma += one;
+    }
+    if (path == MemoryPath.PINNED) {
+      return dma;
+    }
+    LinkRates host = links.get(0);
+    return host.hostCopy() > 0 ? Math.min(dma, 1 / hostCopyNanos(t, host)) : null;
+  }
+
   /** Share of the bound reached, in percent: M ops/s against G ops/s; null without either. */
   public static Double percent(Double mops, Double boundGops) {
     if (mops == null || boundGops == null || !(boundGops > 0)) {
@@ -92,5 +116,5 @@ public final class PathBound {
   public static final String MODEL = "G ops/s no call on the path can pass, from the bytes each op moves (in, out)"
       + " and the link measured at start: pinned = 1 / max(in/h2d, out/d2h, (in+out)/both); heap, native ="
       + " 1 / max(that, (in+out)/host_copy) (staging copy overlapped with the DMA); device = the row's own"
-      + " kernel rate";
+      + " kernel rate; sharded over several devices: the devices' DMA bounds add up, the host copy is one host's";
 }

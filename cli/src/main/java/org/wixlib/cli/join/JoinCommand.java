@@ -64,6 +64,9 @@ import picocli.CommandLine.Spec;
           + " (median of --reps after --warmup); its count must equal the HashMap join's (else exit 1)."
           + " duckdb_speedup = DuckDB's total_ms / the row's total_ms, for every kind and the HashMap join.",
       "",
+      "--shards N splits each join table into N shards, --devices 0,1 spreads them over GPUs (GPU kinds):"
+          + " the pairs and their order stay the same; device-resident probe columns live on the first device.",
+      "",
       "DuckDB is not in the CLI jar: it is loaded at run time from --duckdb-jar, the class path, or a"
           + " duckdb_jdbc*.jar beside wixlib-cli.jar or in lib/ beside it (the build puts one in"
           + " cli/target/lib/). Without one the command stops with exit code 3 and says where to put it.",
@@ -154,6 +157,7 @@ public final class JoinCommand implements Callable<Integer> {
     }
     queries = new ArrayList<>(new LinkedHashSet<>(queries));
     List<TableKind> kinds = this.kinds.kinds();
+    table.checkSharding(kinds);
 
     Report r = new Report("results", "query", "kind", "build_rows", "probe_rows", "matches", "check", "build_ms",
         "probe_ms", "total_ms", "probe_mrows_s", "kernel_ms", "kernel_mrows_s", "table_ms", "hash_ms",
@@ -304,7 +308,7 @@ public final class JoinCommand implements Callable<Integer> {
   private Measured measure(TableKind kind, JoinQuery q, int[] build, int[] probe) {
     Measured m = new Measured();
     long t0 = System.nanoTime();
-    try (Join j = Join.builder().kind(kind).build(q.build).device(table.device).threads(threads).build(build)) {
+    try (Join j = table.place(Join.builder().kind(kind).build(q.build), kind).threads(threads).build(build)) {
       m.buildMs = (System.nanoTime() - t0) / 1e6;
       List<Double> e2e = new ArrayList<>(), kernel = new ArrayList<>(), tbl = new ArrayList<>();
       Outputs out = new Outputs(j, q, probe);
@@ -380,8 +384,8 @@ public final class JoinCommand implements Callable<Integer> {
     }
     List<Double> hash = new ArrayList<>(), kernel = new ArrayList<>(), tbl = new ArrayList<>();
     if (kind.isGpu()) {
-      try (DeviceBuffer keys = DeviceBuffer.ofInts(table.device, probe);
-          DeviceBuffer h = DeviceBuffer.allocate(table.device, 8L * probe.length)) {
+      try (DeviceBuffer keys = DeviceBuffer.ofInts(table.firstDevice(), probe);
+          DeviceBuffer h = DeviceBuffer.allocate(table.firstDevice(), 8L * probe.length)) {
         for (int i = 0; i < warmup + reps; i++) {
           long s = System.nanoTime();
           j.hash(keys, probe.length, h);
@@ -477,6 +481,13 @@ public final class JoinCommand implements Callable<Integer> {
     r.field("tpch_generator", "io.trino.tpch " + tpchVersion());
     r.field("scale_factor", sf);
     r.field("kinds", Texts.kindNames(kinds));
+    if (table.sharded()) {
+      List<String> layouts = new ArrayList<>();
+      for (TableKind k : kinds) {
+        layouts.add(Texts.kindName(k) + ": " + table.layout(k));
+      }
+      r.field("layout", layouts);
+    }
     List<String> qs = new ArrayList<>();
     for (JoinQuery q : queries) {
       qs.add(q.id + ": " + q.description + " [" + q.build.name().toLowerCase() + " build]");

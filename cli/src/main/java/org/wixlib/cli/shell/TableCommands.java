@@ -15,18 +15,26 @@ import org.wixlib.cli.CountConverter;
 import org.wixlib.cli.KindConverter;
 import org.wixlib.cli.KindOption;
 import org.wixlib.cli.KindUnavailableException;
+import org.wixlib.cli.ShardOptions;
 import org.wixlib.cli.TableOptions;
 import org.wixlib.cli.Texts;
 import org.wixlib.cli.report.Format;
 import org.wixlib.cli.report.Report;
 import org.wixlib.cli.report.ReportWriter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** Shell commands on whole tables: create, drop, tables, resize, stats, save, load. */
 final class TableCommands {
   private TableCommands() {}
+
+  /** As {@link #requireKind(TableKind, int)}, and --shards / --devices fit the kind and this machine. */
+  static void requireKind(picocli.CommandLine.Model.CommandSpec spec, TableKind kind, int device, ShardOptions sharding) {
+    sharding.check(spec, List.of(kind));
+    requireKind(kind, sharding.firstDevice(device));
+  }
 
   static void requireKind(TableKind kind, int device) {
     java.util.Optional<String> why = Wixlib.unavailableReason(kind);
@@ -40,7 +48,8 @@ final class TableCommands {
   }
 
   @Command(name = "create", description = "Creates an empty table.",
-      footer = {"Examples:", "  create t --kind hive --capacity 2^20", "  create c --kind cpu --capacity 1M --max-load 0.8"})
+      footer = {"Examples:", "  create t --kind hive --capacity 2^20", "  create c --kind cpu --capacity 1M --max-load 0.8",
+          "  create s --kind cpu --shards 4", "  create g --kind glht --devices 0,1 --capacity 2^28"})
   static final class Create extends SessionCommand {
     @Parameters(index = "0", paramLabel = "TABLE", description = "Name of the new table.")
     String name;
@@ -68,6 +77,8 @@ final class TableCommands {
     @Option(names = "--threads", paramLabel = "N", description = "CPU kind: worker threads, 0 = all cores.")
     Integer threads;
 
+    @Mixin ShardOptions sharding = new ShardOptions();
+
     @Override
     void execute() {
       session.checkNewName(name);
@@ -82,8 +93,8 @@ final class TableCommands {
         TableOptions.check(spec, "--threads", b -> b.threads(threads));
       }
       TableOptions.check(spec, "--device", b -> b.device(device));
-      requireKind(k, device);
-      HashTable.Builder b = HashTable.builder().kind(k).device(device);
+      requireKind(spec, k, device, sharding);
+      HashTable.Builder b = sharding.place(HashTable.builder().kind(k), k, device);
       if (capacity != null) {
         b.capacity(capacity);
       }
@@ -102,7 +113,8 @@ final class TableCommands {
       HashTable t = b.build();
       session.add(name, t);
       session.info(name + ": " + Texts.kindName(k) + " table, room for " + keys(t, t.capacity()) + " keys ("
-          + t.capacity() + " slots at max load " + t.maxLoadFactor() + ")");
+          + t.capacity() + " slots at max load " + t.maxLoadFactor() + ")"
+          + (t.shards() > 1 ? ", " + sharding.layout(k, device) : ""));
     }
   }
 
@@ -207,6 +219,16 @@ final class TableCommands {
       if (t.kind().isGpu()) {
         r.field("last_kernel_ms", s.lastKernelMillis());
       }
+      if (t.shards() > 1) {
+        r.field("shards", t.shards());
+        java.util.List<String> each = new java.util.ArrayList<>();
+        for (int i = 0; i < t.shards(); i++) {
+          org.wixlib.ShardStats ss = t.shardStats(i);
+          each.add(i + ": " + ss.stats().size() + " keys in " + ss.stats().capacity() + " slots"
+              + (ss.device() >= 0 ? " on device " + ss.device() : ""));
+        }
+        r.field("shard_sizes", each);
+      }
       ReportWriter.write(r, format, session.out, session.meta());
     }
   }
@@ -248,6 +270,8 @@ final class TableCommands {
     @Option(names = {"-d", "--device"}, paramLabel = "N", defaultValue = "0", description = "CUDA device (GPU kinds).")
     int device;
 
+    @Mixin ShardOptions sharding = new ShardOptions();
+
     @Override
     void execute() throws IOException {
       Path file = Path.of(words.get(0));
@@ -269,15 +293,16 @@ final class TableCommands {
       }
       SnapshotHeader h = Snapshot.readHeader(file);
       TableKind k = kind != null ? kind : h.kind();
-      requireKind(k, device);
-      HashTable.Builder b = HashTable.builder().kind(k).device(device);
+      requireKind(spec, k, device, sharding);
+      HashTable.Builder b = sharding.place(HashTable.builder().kind(k), k, device);
       if (maxLoad != null) {
         b.maxLoadFactor(maxLoad);
       }
       HashTable t = HashTable.load(file, b);
       session.add(name, t);
       session.info(name + ": " + t.size() + " pairs loaded from " + file + " into a " + Texts.kindName(k)
-          + " table" + (k != h.kind() ? " (saved from " + Texts.kindName(h.kind()) + ")" : ""));
+          + " table" + (t.shards() > 1 ? " of " + t.shards() + " shards" : "")
+          + (k != h.kind() ? " (saved from " + Texts.kindName(h.kind()) + ")" : ""));
     }
   }
 }

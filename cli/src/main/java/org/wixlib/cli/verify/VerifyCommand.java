@@ -51,6 +51,8 @@ import picocli.CommandLine.Spec;
       "The checking runs on --check-threads threads over a fixed split of the keys, so the ops and the"
           + " verdict are the same for any thread count.",
       "The table starts at --capacity keys, so it grows during the run.",
+      "With --shards N the table is split into N shards (GPU kinds: on --devices, if given) and checked the same"
+          + " way: a sharded table must answer every call exactly as one table, in the caller's order.",
       "",
       "On a mismatch the first offending key is printed with its ops and outcomes (stderr) and the"
           + " exit code is 1. Progress goes to stderr, the summary to stdout."
@@ -61,6 +63,8 @@ import picocli.CommandLine.Spec;
       "  wixlib verify --kind glht --ops 2^24 --batch 2^20 --key-range 2^22 --seed 7",
       "  wixlib verify --kind hive --hot-keys 8 --hot-fraction 0.5 --format json",
       "  wixlib verify --kind glht --ops 10^8 --batch 2^20 --hot-fraction 0.5 --zipf 0.99 --resize-every 16",
+      "  wixlib verify --kind cpu --shards 4 --ops 4M",
+      "  wixlib verify --kind glht --devices 0,1 --ops 2^24 --batch 2^20 --hot-fraction 0.5",
       "  wixlib verify --kind hive --key-bits 64 --ops 10^9 --batch 2^20 --key-range 2^22 --hot-fraction 0.5"
           + " --zipf 0.99 --resize-every 16"
     })
@@ -125,6 +129,7 @@ public final class VerifyCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--key-range (" + range + ") must be at least the batch size ("
           + b + ") so that a batch can have distinct keys");
     }
+    table.checkSharding(java.util.List.of(kind));
     table.requireAvailable(kind);
     String name = Texts.kindName(kind);
     int threads = checkThreads > 0 ? checkThreads : Runtime.getRuntime().availableProcessors();
@@ -135,9 +140,7 @@ public final class VerifyCommand implements Callable<Integer> {
     Verifier.Result res;
     HashTable.Builder builder = HashTable.builder().kind(kind).keyBits(keyBits).capacity(capacity)
         .growPolicy(GrowPolicy.AUTO);
-    if (kind.isGpu()) {
-      builder.device(table.device);
-    }
+    table.place(builder, kind);
     long resizes;
     try (HashTable t = builder.build()) {
       res = new Verifier(params, name, output).run(VerifyTarget.of(t));
@@ -154,7 +157,10 @@ public final class VerifyCommand implements Callable<Integer> {
     r.field("command", "verify");
     r.field("kind", name);
     if (kind.isGpu()) {
-      r.field("device", table.device);
+      r.field("device", table.firstDevice());
+    }
+    if (table.sharded()) {
+      r.field("layout", table.layout(kind));
     }
     r.field("key_bits", keyBits);
     r.field("seed", table.seed);
