@@ -338,7 +338,8 @@ void hashed_calls(const Setup& s, wx_table* t, const Oracle<K>& o, uint64_t n) {
   k.h = keys;
   k.up();
   const int32_t st = wx_hash_keys(t, k.ptr(), h.ptr(), n, s.mem, nullptr);
-  if (s.kind == WX_KIND_HIVE) {
+  // Hive has no pre-hashed calls; GLHT has them for 32-bit tables only.
+  if (s.kind == WX_KIND_HIVE || (s.kind == WX_KIND_GLHT && sizeof(K) == 8)) {
     CHECK(st == WX_ERR_UNSUPPORTED);
     return;
   }

@@ -44,14 +44,32 @@ struct Route {
   uint32_t* s_index;
 };
 
+// Adds one per live lane to hist[sid] and returns the lane's place among them. Lanes of a warp with the
+// same shard share one atomic: with few shards most of a warp would otherwise hit one counter.
+__device__ unsigned warp_add(unsigned* hist, uint32_t sid, bool live) {
+  const unsigned active = __ballot_sync(0xFFFFFFFFu, live);
+  if (!live) return 0;
+  const unsigned peers = __match_any_sync(active, sid);
+  const int lane = int(threadIdx.x & 31), leader = __ffs(peers) - 1;
+  unsigned first = 0;
+  if (lane == leader) first = atomicAdd(&hist[sid], unsigned(__popc(peers)));
+  first = __shfl_sync(peers, first, leader);
+  return first + unsigned(__popc(peers & ((1u << lane) - 1u)));
+}
+
 // counts[s] += the piece's keys routed to shard s.
 template <typename K>
 __global__ void k_count(const K* keys, uint64_t n, uint32_t shards, unsigned long long* counts) {
   __shared__ unsigned hist[kBlock];
   hist[threadIdx.x] = 0;
   __syncthreads();
-  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
-    atomicAdd(&hist[shard_of(uint64_t(keys[i]), shards)], 1u);
+  // Whole warps go round the loop together (warp_add needs every lane), dead lanes past n.
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t w = uint64_t(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); w < n; w += stride) {
+    const uint64_t i = w + (threadIdx.x & 31);
+    const bool live = i < n;
+    warp_add(hist, live ? shard_of(uint64_t(keys[i]), shards) : 0, live);
+  }
   __syncthreads();
   if (threadIdx.x < shards && hist[threadIdx.x]) atomicAdd(&counts[threadIdx.x], (unsigned long long)hist[threadIdx.x]);
 }
@@ -71,10 +89,9 @@ __global__ void k_scatter(Route<K> r, uint64_t n, uint32_t shards, unsigned long
 #pragma unroll
     for (int k = 0; k < kItems; ++k) {
       const uint64_t i = tile * kTile + uint64_t(k) * kBlock + threadIdx.x;
-      if (i < n) {
-        sid[k] = shard_of(uint64_t(r.keys[i]), shards);
-        local[k] = atomicAdd(&hist[sid[k]], 1u);
-      }
+      const bool live = i < n;
+      sid[k] = live ? shard_of(uint64_t(r.keys[i]), shards) : 0;
+      local[k] = warp_add(hist, sid[k], live);
     }
     __syncthreads();
     if (threadIdx.x < shards && hist[threadIdx.x]) first[threadIdx.x] = atomicAdd(&cursor[threadIdx.x], (unsigned long long)hist[threadIdx.x]);

@@ -2,6 +2,7 @@
 // per shard, a prefix sum gives every (part, shard) its place, and each part scatters its elements in
 // order, so within a shard the elements keep the column's order (joins rely on it).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -17,13 +18,16 @@ template <typename K, typename ForParts, typename Scatter>
 void stable_split(const K* keys, uint64_t n, uint32_t shards, unsigned parts, ForParts&& for_parts, uint8_t* sid,
                   std::vector<uint64_t>& base, Scatter&& scatter) {
   std::vector<uint64_t> at(uint64_t(parts) * shards, 0);  // counts, then each (part, shard)'s next position
+  // Each part counts and scatters through its own local cursors: parts' entries of `at` share cache
+  // lines, and incrementing them in place from several threads costs a cache-line transfer per element.
   for_parts(n, parts, [&](unsigned p, uint64_t lo, uint64_t hi) {
-    uint64_t* c = &at[uint64_t(p) * shards];
+    std::vector<uint64_t> c(shards, 0);
     for (uint64_t i = lo; i < hi; ++i) {
       const uint32_t s = shard_of(uint64_t(keys[i]), shards);
       sid[i] = uint8_t(s);
       ++c[s];
     }
+    std::copy(c.begin(), c.end(), at.begin() + uint64_t(p) * shards);
   });
   base.assign(shards + 1, 0);
   uint64_t next = 0;
@@ -37,7 +41,7 @@ void stable_split(const K* keys, uint64_t n, uint32_t shards, unsigned parts, Fo
   }
   base[shards] = next;
   for_parts(n, parts, [&](unsigned p, uint64_t lo, uint64_t hi) {
-    uint64_t* d = &at[uint64_t(p) * shards];
+    std::vector<uint64_t> d(at.begin() + uint64_t(p) * shards, at.begin() + uint64_t(p + 1) * shards);
     for (uint64_t i = lo; i < hi; ++i) scatter(i, d[sid[i]]++);
   });
 }
