@@ -1,6 +1,8 @@
 package org.wixlib.cli;
 
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import org.wixlib.HashTable;
 import org.wixlib.Join;
 import org.wixlib.TableKind;
@@ -74,32 +76,28 @@ public final class ShardOptions {
 
   /** Where a table of {@code kind} lives: {@code device} or --devices (GPU kinds), --shards (every kind). */
   public HashTable.Builder place(HashTable.Builder b, TableKind kind, int device) {
-    if (kind.isGpu()) {
-      if (devices != null) {
-        b.devices(devicesArray());
-      } else {
-        b.device(device);
-      }
-    }
-    if (shards != null) {
-      b.shards(shards);
-    }
+    place(kind, device, b::devices, b::device, b::shards);
     return b;
   }
 
   /** As {@link #place(HashTable.Builder, TableKind, int)} for a join's table. */
   public Join.Builder place(Join.Builder b, TableKind kind, int device) {
+    place(kind, device, b::devices, b::device, b::shards);
+    return b;
+  }
+
+  private void place(TableKind kind, int device, Consumer<int[]> onDevices, IntConsumer onDevice,
+      IntConsumer onShards) {
     if (kind.isGpu()) {
       if (devices != null) {
-        b.devices(devicesArray());
+        onDevices.accept(devicesArray());
       } else {
-        b.device(device);
+        onDevice.accept(device);
       }
     }
     if (shards != null) {
-      b.shards(shards);
+      onShards.accept(shards);
     }
-    return b;
   }
 
   /** A kind's tables for reports: "3 shards on device 0", "2 shards on devices 0,1", "4 shards in host memory". */
