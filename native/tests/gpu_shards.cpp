@@ -107,6 +107,13 @@ int main() {
     device_list_errors(kind, devices);
     run_kind<uint32_t>(kind, n, devices);
     run_kind<uint64_t>(kind, n, devices);
+    if (!small) {
+      wxshard::Setup s;
+      s.kind = kind;
+      s.shards = 3;
+      if (devices >= 2) s.devices = {0, 1};
+      wxshard::long_call<uint32_t>(s);
+    }
     // The suite's mixed batches, checked per key, on 2 shards through device arrays.
     wxsuite::g_shards = 2;
     wxsuite::MixedParams mp;

@@ -451,6 +451,56 @@ void run(const Setup& s, uint64_t n) {
   grow_never<K>(s, std::max<uint64_t>(n / 8, 1000));
 }
 
+// One host-array call longer than the host path's pieces (2^23 elements), so three pieces are in flight
+// at once (split, shards, gather), with reserved keys on the pieces' edges: insert, find and erase
+// outcomes and values checked per element.
+template <typename K>
+void long_call(const Setup& s) {
+  const uint64_t piece = uint64_t(1) << 23, n = 2 * piece + 12345;
+  std::printf("[shards] %s one call of %llu elements\n", describe(s, int(sizeof(K) * 8)).c_str(), (unsigned long long)n);
+  std::fflush(stdout);
+  std::vector<K> keys = distinct_keys<K>(uint64_t(1) << 24, 3);
+  const std::vector<K> rest = distinct_keys<K>(n - keys.size(), 4);
+  keys.insert(keys.end(), rest.begin(), rest.end());
+  const std::vector<uint64_t> reserved = {piece - 1, piece, 2 * piece, n - 1};
+  for (size_t j = 0; j < reserved.size(); ++j) keys[reserved[j]] = j % 2 ? kTomb<K> : kEmpty<K>;
+  auto is_reserved = [&](uint64_t i) { return std::find(reserved.begin(), reserved.end(), i) != reserved.end(); };
+  std::vector<K> vals(n);
+  for (uint64_t i = 0; i < n; ++i) vals[i] = K(i * 3 + 1);
+  wx_config c = config_for<K>(s, n);
+  wx_table* t = nullptr;
+  CHECK_OK(wx_table_create(&c, &t));
+  std::vector<uint8_t> out(n, 0xEE);
+  CHECK_STATUS(wx_insert(t, keys.data(), vals.data(), n, out.data(), WX_MEM_HOST, nullptr), WX_ERR_INVALID_KEY);
+  for (uint64_t i = 0; i < n; ++i)
+    CHECK_MSG(out[i] == (is_reserved(i) ? WX_OUT_INVALID_KEY : WX_OUT_INSERTED), "insert outcome %d at %llu", out[i],
+              (unsigned long long)i);
+  uint64_t size = 0;
+  CHECK_OK(wx_size(t, &size));
+  CHECK(size == n - reserved.size());
+  // Finds: the reserved places hold absent keys instead.
+  std::vector<K> probe = keys;
+  const std::vector<K> absent = distinct_keys<K>(reserved.size(), 5);
+  for (size_t j = 0; j < reserved.size(); ++j) probe[reserved[j]] = absent[j];
+  std::vector<K> got(n, K(9));
+  CHECK_OK(wx_find(t, probe.data(), got.data(), n, 0x5A, WX_MEM_HOST, nullptr));
+  for (uint64_t i = 0; i < n; ++i)
+    CHECK_MSG(got[i] == (is_reserved(i) ? K(0x5A) : vals[i]), "find value wrong at %llu", (unsigned long long)i);
+  // Erase every other key; the odd ones stay.
+  std::vector<K> gone;
+  for (uint64_t i = 0; i < n; i += 2) gone.push_back(probe[i]);
+  std::vector<uint8_t> eout(gone.size(), 0xEE);
+  CHECK_OK(wx_erase(t, gone.data(), gone.size(), eout.data(), WX_MEM_HOST, nullptr));
+  for (uint64_t j = 0; j < gone.size(); ++j)
+    CHECK_MSG(eout[j] == (is_reserved(2 * j) ? WX_OUT_NOT_FOUND : WX_OUT_ERASED), "erase outcome %d at %llu", eout[j],
+              (unsigned long long)(2 * j));
+  CHECK_OK(wx_find(t, probe.data(), got.data(), n, 0x5A, WX_MEM_HOST, nullptr));
+  for (uint64_t i = 0; i < n; ++i)
+    CHECK_MSG(got[i] == (i % 2 == 0 || is_reserved(i) ? K(0x5A) : vals[i]), "find after erase wrong at %llu",
+              (unsigned long long)i);
+  CHECK_OK(wx_table_destroy(t));
+}
+
 // Config checks every kind shares: shard range, device_count range; shards = 0 is one per device.
 // max_shards: also a table of WX_MAX_SHARDS shards.
 inline void config_errors(int32_t kind, bool max_shards) {

@@ -12,6 +12,12 @@ int main() {
     wxshard::run<uint32_t>(s, n);
     wxshard::run<uint64_t>(s, n);
   }
+  if (!small) {
+    wxshard::Setup s;
+    s.shards = 3;
+    wxshard::long_call<uint32_t>(s);
+    wxshard::long_call<uint64_t>(s);
+  }
   wxshard::config_errors(WX_KIND_CPU, true);
   // A CPU table has no devices: a device list is refused, and so are device arrays.
   wx_config c;

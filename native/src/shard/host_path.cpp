@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <future>
 #include <string>
 
 #include "common/device.hpp"
@@ -58,27 +59,33 @@ template <typename K>
 BatchResult HostPath::run_typed(ShardSet& set, Call call, const Batch& b) {
   const uint32_t shards = set.count();
   const uint64_t piece = std::min(b.n, kPiece);
+  const uint64_t pieces = (b.n + piece - 1) / piece;
   const ScratchLayout L(call, b, piece, sizeof(K));
-  char* const s = reserve(L.bytes);
-  K* const sk = reinterpret_cast<K*>(s + L.keys);
-  K* const sv = reinterpret_cast<K*>(s + L.values);
-  uint8_t* const so = reinterpret_cast<uint8_t*>(s + L.op);
-  uint64_t* const sh = reinterpret_cast<uint64_t*>(s + L.hashes);
-  uint8_t* const sout = reinterpret_cast<uint8_t*>(s + L.outcome);
-  uint32_t* const sidx = reinterpret_cast<uint32_t*>(s + L.index);
+  // Three pieces in flight: while the shards run piece k, the host threads split piece k + 1 and
+  // gather piece k - 1, each in its own slot of the scratch.
+  const unsigned slots = pieces > 1 ? 3 : 1;
+  char* const scratch = reserve(L.bytes * slots);
+  std::vector<std::vector<uint64_t>> bases(slots);  // each slot's shard runs: base[s] .. base[s + 1]
   if (sid_.size() < piece) sid_.resize(piece);
 
   const K* keys = static_cast<const K*>(b.keys);
   const K* vin = static_cast<const K*>(b.values_in);
   K* vout = static_cast<K*>(b.values_out);
-  std::vector<BatchResult> per_shard(shards);
-  BatchResult total;
-  std::vector<uint64_t> base;
-  for (uint64_t lo = 0; lo < b.n; lo += piece) {
-    const uint64_t m = std::min(piece, b.n - lo);
-    const unsigned parts = unsigned(std::clamp<uint64_t>(m / kPartGrain, 1, set.threads()));
+  auto slot_of = [&](uint64_t k) { return scratch + (k % slots) * L.bytes; };
+  auto size_of = [&](uint64_t k) { return std::min(piece, b.n - k * piece); };
+  auto parts_of = [&](uint64_t m) { return unsigned(std::clamp<uint64_t>(m / kPartGrain, 1, set.threads())); };
+
+  auto split = [&](uint64_t k) {
+    char* const s = slot_of(k);
+    const uint64_t lo = k * piece, m = size_of(k);
+    K* const sk = reinterpret_cast<K*>(s + L.keys);
+    K* const sv = reinterpret_cast<K*>(s + L.values);
+    uint8_t* const so = reinterpret_cast<uint8_t*>(s + L.op);
+    uint64_t* const sh = reinterpret_cast<uint64_t*>(s + L.hashes);
+    uint8_t* const sout = reinterpret_cast<uint8_t*>(s + L.outcome);
+    uint32_t* const sidx = reinterpret_cast<uint32_t*>(s + L.index);
     auto for_parts = [&](uint64_t n, unsigned p, const auto& fn) { set.for_parts(n, p, fn); };
-    stable_split(keys + lo, m, shards, parts, for_parts, sid_.data(), base, [&](uint64_t j, uint64_t d) {
+    stable_split(keys + lo, m, shards, parts_of(m), for_parts, sid_.data(), bases[k % slots], [&](uint64_t j, uint64_t d) {
       const uint64_t i = lo + j;
       sk[d] = keys[i];
       if (L.values_in) sv[d] = vin[i];
@@ -87,20 +94,30 @@ BatchResult HostPath::run_typed(ShardSet& set, Call call, const Batch& b) {
       if (L.outcomes) sout[d] = WX_OUT_NONE;
       sidx[d] = uint32_t(j);
     });
-    std::exception_ptr failure;
-    try {
-      set.for_each_shard([&](uint32_t sh_id) {
-        const uint64_t at = base[sh_id], cnt = base[sh_id + 1] - at;
-        if (cnt == 0) return;
-        const Batch u = L.run(s, at, cnt, sizeof(K), b.not_found);
-        const BatchResult r = set.unit(sh_id).run(call, u, WX_MEM_HOST, nullptr);
-        per_shard[sh_id].invalid += r.invalid;
-        per_shard[sh_id].full += r.full;
-      });
-    } catch (...) {
-      failure = std::current_exception();  // the shards that ran still give their results back
-    }
-    set.for_parts(m, parts, [&](unsigned, uint64_t dlo, uint64_t dhi) {
+  };
+
+  std::vector<BatchResult> per_shard(shards);
+  auto run_shards = [&](uint64_t k) {
+    char* const s = slot_of(k);
+    const std::vector<uint64_t>& base = bases[k % slots];
+    set.for_each_shard([&](uint32_t sh_id) {
+      const uint64_t at = base[sh_id], cnt = base[sh_id + 1] - at;
+      if (cnt == 0) return;
+      const BatchResult r = set.unit(sh_id).run(call, L.run(s, at, cnt, sizeof(K), b.not_found), WX_MEM_HOST, nullptr);
+      per_shard[sh_id].invalid += r.invalid;
+      per_shard[sh_id].full += r.full;
+    });
+  };
+
+  auto gather = [&](uint64_t k) {
+    char* const s = slot_of(k);
+    const uint64_t lo = k * piece, m = size_of(k);
+    const K* const sv = reinterpret_cast<const K*>(s + L.values);
+    const uint8_t* const so = reinterpret_cast<const uint8_t*>(s + L.op);
+    const uint64_t* const sh = reinterpret_cast<const uint64_t*>(s + L.hashes);
+    const uint8_t* const sout = reinterpret_cast<const uint8_t*>(s + L.outcome);
+    const uint32_t* const sidx = reinterpret_cast<const uint32_t*>(s + L.index);
+    set.for_parts(m, parts_of(m), [&](unsigned, uint64_t dlo, uint64_t dhi) {
       for (uint64_t d = dlo; d < dhi; ++d) {
         const uint64_t i = lo + sidx[d];
         if (b.outcomes) b.outcomes[i] = sout[d];
@@ -112,12 +129,44 @@ BatchResult HostPath::run_typed(ShardSet& set, Call call, const Batch& b) {
         }
       }
     });
+  };
+
+  split(0);
+  for (uint64_t k = 0; k < pieces; ++k) {
+    std::exception_ptr failure;
+    if (pieces == 1) {
+      try {
+        run_shards(k);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    } else {
+      // The shards' calls on their own threads; this thread's host passes meanwhile.
+      auto running = std::async(std::launch::async, [&, k] { run_shards(k); });
+      std::exception_ptr host_failure;
+      try {
+        if (k + 1 < pieces) split(k + 1);
+        if (k > 0) gather(k - 1);
+      } catch (...) {
+        host_failure = std::current_exception();
+      }
+      try {
+        running.get();
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      if (host_failure && !failure) failure = host_failure;
+    }
     if (failure) {
-      if (b.outcomes && lo + m < b.n) std::memset(b.outcomes + lo + m, WX_OUT_NONE, b.n - lo - m);
+      gather(k);  // the shards that ran still give their results back
+      const uint64_t done = k * piece + size_of(k);
+      if (b.outcomes && done < b.n) std::memset(b.outcomes + done, WX_OUT_NONE, b.n - done);
       for (uint32_t u = 0; u < shards; ++u) set.unit(u).set_last(per_shard[u]);
       std::rethrow_exception(failure);
     }
   }
+  gather(pieces - 1);
+  BatchResult total;
   for (uint32_t u = 0; u < shards; ++u) {
     set.unit(u).set_last(per_shard[u]);
     total.invalid += per_shard[u].invalid;

@@ -46,7 +46,10 @@ ShardSet::ShardSet(const wx_config& c) : config_(c) {
     }
     units_.push_back(std::make_unique<Unit>(u));
   }
-  if (!direct()) threads_ = std::make_unique<ShardThreads>(n, std::min(split_threads(c), cores()));
+  if (!direct()) {
+    threads_ = std::make_unique<ShardThreads>(n, std::min(split_threads(c), cores()));
+    runners_ = std::make_unique<ShardThreads>(n, 1);
+  }
 }
 
 ShardSet::~ShardSet() = default;
@@ -56,7 +59,7 @@ void ShardSet::for_each_shard(const std::function<void(uint32_t)>& fn) {
     for (uint32_t s = 0; s < count(); ++s) fn(s);
     return;
   }
-  threads_->for_each_shard(count(), fn);
+  runners_->for_each_shard(count(), fn);
 }
 
 void ShardSet::for_parts(uint64_t n, unsigned parts, const std::function<void(unsigned, uint64_t, uint64_t)>& fn) {

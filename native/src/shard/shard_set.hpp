@@ -57,7 +57,7 @@ class ShardSet {
   uint64_t retrieve_all(void* keys, void* values, uint64_t size, int32_t mem, int source, void* stream);
 
   // Runs fn(shard) for every shard, concurrently (one thread each); after all have run rethrows the
-  // first failure.
+  // first failure. It has threads of its own: a call may split its next piece with for_parts meanwhile.
   void for_each_shard(const std::function<void(uint32_t)>& fn);
   // Runs fn(part, lo, hi) over `parts` (<= threads()) contiguous ranges of [0, n) on the set's threads.
   void for_parts(uint64_t n, unsigned parts, const std::function<void(unsigned, uint64_t, uint64_t)>& fn);
@@ -67,7 +67,8 @@ class ShardSet {
   wx_config config_;
   std::vector<int> devices_;
   std::vector<std::unique_ptr<Unit>> units_;
-  std::unique_ptr<ShardThreads> threads_;  // sharded sets only
+  std::unique_ptr<ShardThreads> threads_;  // sharded sets only: split and gather passes
+  std::unique_ptr<ShardThreads> runners_;  // sharded sets only: one thread per shard's call
   std::unique_ptr<HostPath> host_;         // scratch of host-array calls, made on first use
   DevicePathPtr device_;                   // scratch of device-array calls, made on first use
 };
