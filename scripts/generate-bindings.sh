@@ -5,9 +5,11 @@
 #   scripts/generate-bindings.sh            regenerate the committed bindings
 #   scripts/generate-bindings.sh --check    generate into a temp dir and diff; exit 1 when stale
 #
-# jextract comes from $JEXTRACT, else `jextract` on PATH. No --library is passed: the generated code
-# then looks symbols up with SymbolLookup.loaderLookup(), which sees libwixlib.so once
-# org.wixlib.internal.NativeLoader has System.load-ed it.
+# jextract comes from $JEXTRACT, else `jextract` on PATH. No --library is passed, and the symbol
+# lookup jextract writes (SymbolLookup.loaderLookup(): only libraries System.load-ed by the same
+# class loader) is replaced by org.wixlib.internal.NativeLoader.symbols(), the library NativeLoader
+# opened with dlopen: so wixlib works in several class loaders of one JVM. The script fails when
+# jextract's output no longer has that line.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,7 +22,7 @@ MODE=generate
 case "${1:-}" in
   "") ;;
   --check) MODE=check ;;
-  -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
   *) echo "usage: $0 [--check]" >&2; exit 2 ;;
 esac
 
@@ -81,6 +83,22 @@ GEN_DIR="$TMP/${PACKAGE//.//}"
 if [[ ! -d "$GEN_DIR" ]]; then
   echo "generate-bindings: jextract produced no $PACKAGE package" >&2
   exit 4
+fi
+
+# The bindings' symbol lookup: exactly one initialiser of SYMBOL_LOOKUP, from loaderLookup().
+HEADER_CLASS="$GEN_DIR/wixlib_h.java"
+LOOKUP_FROM='static final SymbolLookup SYMBOL_LOOKUP = SymbolLookup.loaderLookup()'
+LOOKUP_TO='static final SymbolLookup SYMBOL_LOOKUP = org.wixlib.internal.NativeLoader.symbols()'
+found="$(grep -cF "$LOOKUP_FROM" "$HEADER_CLASS" || true)"
+if [[ "$found" != 1 ]]; then
+  echo "generate-bindings: expected one '$LOOKUP_FROM' in $(basename "$HEADER_CLASS"), found ${found:-0};" \
+    "jextract's output changed: update the rewrite in $0" >&2
+  exit 5
+fi
+sed -i "s/${LOOKUP_FROM//./\\.}/${LOOKUP_TO}/" "$HEADER_CLASS"
+if [[ "$(grep -cF "$LOOKUP_TO" "$HEADER_CLASS")" != 1 ]] || grep -q 'loaderLookup' "$GEN_DIR"/*.java; then
+  echo "generate-bindings: rewriting SYMBOL_LOOKUP in $(basename "$HEADER_CLASS") failed" >&2
+  exit 5
 fi
 
 if [[ "$MODE" == check ]]; then

@@ -1,28 +1,41 @@
 package org.wixlib.internal;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Properties;
 import org.wixlib.NativeLibraryException;
 
 /**
- * Finds and loads libwixlib.so, once per JVM, then checks that it is the build this jar was made
- * with.
+ * Finds and opens libwixlib.so, once per class loader, then checks that it is the build this jar
+ * was made with; gives the generated bindings their symbols ({@link #symbols()}).
  *
  * <p>Order: (1) the system property {@code wixlib.library.path} (a file); (2) the library packed in
  * the jar at {@code /native/<platform>/libwixlib.so}, extracted into a directory of this user
  * ({@link PrivateDirectory}: {@code -Dwixlib.native.workdir}, {@code $XDG_CACHE_HOME/wixlib},
  * {@code ~/.cache/wixlib} or {@code ${java.io.tmpdir}/wixlib-<uid>}, mode 700, owner checked) as
- * {@code libwixlib-<content hash>.so} (temporary file, atomic rename; hashed again before loading);
- * (3) {@code System.loadLibrary("wixlib")} (java.library.path / LD_LIBRARY_PATH). Then the
+ * {@code libwixlib-<content hash>.so} (temporary file, atomic rename; hashed again right before it is
+ * opened); (3) {@code libwixlib.so} in a directory of {@code java.library.path}, else by name
+ * through the dynamic linker's own search ({@code LD_LIBRARY_PATH}, the ld.so cache). Then the
  * library's build id ({@code wx_version_string()}: version and a hash of the native sources) must
- * equal the one packed in the jar. The generated bindings look symbols up with
- * {@code SymbolLookup.loaderLookup()}, which sees the library once this class (same class loader)
- * has loaded it.
+ * equal the one packed in the jar.
+ *
+ * <p>The library is opened with {@link SymbolLookup#libraryLookup(Path, Arena)} in the global arena
+ * (dlopen, never closed), not with {@code System.load}: the JDK binds a {@code System.load}-ed
+ * library to one class loader and refuses it to every other ("already loaded in another
+ * classloader"), while dlopen hands every class loader of the JVM the one copy of the library,
+ * counting its users. So wixlib loads in several class loaders of one JVM (application servers,
+ * task isolation, reloads); each loader runs these steps and its checks, and all of them reach the
+ * same file (same content hash, same name) and the same native state.
  */
 public final class NativeLoader {
   /** System property naming the library file to load instead of the packed one. */
@@ -31,13 +44,39 @@ public final class NativeLoader {
   public static final String WORKDIR_PROPERTY = PrivateDirectory.PROPERTY;
   static final String LIBRARY_FILE = "libwixlib.so";
   static final String BUILD_ID_RESOURCE = "/org/wixlib/wixlib-build-id.txt";
+  /** What {@link #loadedFrom()} says when the dynamic linker found the library and cannot tell where. */
+  static final String LINKER_SEARCH = "dynamic linker search path";
 
   private static final Object LOCK = new Object();
   private static volatile boolean loaded;
   private static NativeLibraryException failure;
   private static String loadedFrom;
+  /** The opened library: set under LOCK before {@code loaded}, read without it once loaded. */
+  private static SymbolLookup library;
+  private static final SymbolLookup SYMBOLS = NativeLoader::find;
 
   private NativeLoader() {}
+
+  /** An opened library and where it came from. */
+  private record Opened(SymbolLookup lookup, String from) {}
+
+  /**
+   * The lookup the generated bindings find their symbols with (their {@code SYMBOL_LOOKUP};
+   * scripts/generate-bindings.sh puts this call there). It loads and checks the library on its first
+   * search, so the bindings' classes initialize without it.
+   */
+  public static SymbolLookup symbols() {
+    return SYMBOLS;
+  }
+
+  private static Optional<MemorySegment> find(String name) {
+    if (!loaded && !Thread.holdsLock(LOCK)) {
+      load();  // a search before load(): load and check first
+    }
+    // loaded, or inside load() on this thread: the checks themselves call the library
+    SymbolLookup lib = library;
+    return lib == null ? Optional.empty() : lib.find(name);
+  }
 
   /** Loads the library if not done yet; throws the same exception on every call after a failure. */
   public static void load() {
@@ -52,10 +91,11 @@ public final class NativeLoader {
         throw failure;
       }
       try {
-        String from = loadLibrary();
+        Opened opened = openLibrary();
+        library = opened.lookup();
         checkVersion(Native.rawVersion(), javaApiVersion());
-        checkBuildId(Native.rawVersionString(), jarBuildId(), from);
-        loadedFrom = from;
+        checkBuildId(Native.rawVersionString(), jarBuildId(), opened.from());
+        loadedFrom = opened.from();
         loaded = true;
       } catch (NativeLibraryException e) {
         failure = e;
@@ -68,7 +108,10 @@ public final class NativeLoader {
     }
   }
 
-  /** Where the library was loaded from ("system library path" for step 3), or null before load. */
+  /**
+   * The file the library was loaded from (for step 3 by name, the file the dynamic linker chose, or
+   * {@value #LINKER_SEARCH} when it cannot tell), or null before load.
+   */
   public static String loadedFrom() {
     synchronized (LOCK) {
       return loadedFrom;
@@ -123,46 +166,79 @@ public final class NativeLoader {
     return o + "-" + a;
   }
 
-  private static String loadLibrary() {
+  private static Opened openLibrary() {
     String override = System.getProperty(PATH_PROPERTY);
     if (override != null && !override.isBlank()) {
       Path p = Path.of(override.trim());
-      loadFile(p, "system property " + PATH_PROPERTY);
-      return p.toAbsolutePath().toString();
+      return new Opened(loadFile(p, "system property " + PATH_PROPERTY), p.toAbsolutePath().toString());
     }
     String resource = "/native/" + platform() + "/" + LIBRARY_FILE;
     byte[] packed = readResource(resource);
     if (packed != null) {
       Path file = Extraction.extract(packed, PrivateDirectory.forThisUser());
       Extraction.verify(file, Extraction.sha256(packed));
-      loadFile(file, "library packed in the jar (" + resource + ")");
-      return file.toString();
+      return new Opened(loadFile(file, "library packed in the jar (" + resource + ")"), file.toString());
+    }
+    return openFromSystem(resource);
+  }
+
+  /** Step 3: a java.library.path directory, else the dynamic linker's search by name. */
+  private static Opened openFromSystem(String resource) {
+    String name = System.mapLibraryName("wixlib");
+    String libraryPath = System.getProperty("java.library.path", "");
+    for (String dir : libraryPath.split(File.pathSeparator)) {
+      Path candidate = libraryPathEntry(dir, name);
+      if (candidate != null) {
+        return new Opened(loadFile(candidate, "java.library.path"), candidate.toAbsolutePath().toString());
+      }
+    }
+    SymbolLookup lookup;
+    try {
+      lookup = SymbolLookup.libraryLookup(name, Arena.global());
+    } catch (IllegalArgumentException e) {
+      String why = DynamicLinker.openError(name);
+      throw new NativeLibraryException("wixlib: no native library found: " + PATH_PROPERTY
+          + " is not set, the jar has no " + resource + ", no directory of java.library.path (" + libraryPath
+          + ") holds " + name + ", and the dynamic linker cannot open it (" + (why != null ? why : e.getMessage())
+          + "; LD_LIBRARY_PATH=" + System.getenv("LD_LIBRARY_PATH") + "). Build it with 'mvn install' or"
+          + " point -D" + PATH_PROPERTY + " at libwixlib.so.", e);
+    }
+    String file = lookup.find("wx_version").map(DynamicLinker::fileOf).orElse(null);
+    return new Opened(lookup, file != null ? file : LINKER_SEARCH + " (" + name + ")");
+  }
+
+  /** {@code dir/name} when it is a file, else null (blank or malformed entries included). */
+  private static Path libraryPathEntry(String dir, String name) {
+    if (dir.isBlank()) {
+      return null;
     }
     try {
-      System.loadLibrary("wixlib");
-      return "system library path";
-    } catch (UnsatisfiedLinkError e) {
-      throw new NativeLibraryException("wixlib: no native library found: " + PATH_PROPERTY
-          + " is not set, the jar has no " + resource + ", and System.loadLibrary(\"wixlib\") failed ("
-          + e.getMessage() + "; java.library.path=" + System.getProperty("java.library.path")
-          + "). Build it with 'mvn install' or point -D" + PATH_PROPERTY + " at libwixlib.so.", e);
+      Path candidate = Path.of(dir).resolve(name);
+      return Files.isRegularFile(candidate) ? candidate : null;
+    } catch (InvalidPathException e) {
+      return null;
     }
   }
 
-  /** System.load of one file, with the real loader error in the exception. */
-  static void loadFile(Path file, String origin) {
+  /**
+   * Opens one library file with dlopen (shared by every class loader, never closed), with the
+   * dynamic linker's own error in the exception.
+   */
+  static SymbolLookup loadFile(Path file, String origin) {
     Path abs = file.toAbsolutePath();
     if (!Files.isRegularFile(abs)) {
       throw new NativeLibraryException("wixlib: native library " + abs + " (from " + origin
           + ") does not exist or is not a file");
     }
     try {
-      System.load(abs.toString());
-    } catch (UnsatisfiedLinkError e) {
-      String hint = e.getMessage() != null && e.getMessage().contains("failed to map segment")
+      return SymbolLookup.libraryLookup(abs, Arena.global());
+    } catch (IllegalArgumentException e) {
+      String why = DynamicLinker.openError(abs.toString());
+      String message = why != null ? why : e.getMessage();
+      String hint = message != null && message.contains("failed to map segment")
           ? " (is its directory on a noexec mount? set -D" + WORKDIR_PROPERTY + " to another directory)" : "";
       throw new NativeLibraryException("wixlib: cannot load native library " + abs + " (from " + origin
-          + "): " + e.getMessage() + hint, e);
+          + "): " + message + hint, e);
     }
   }
 

@@ -15,7 +15,7 @@ import org.wixlib.NativeLibraryException;
 /**
  * The per-user directory the packed library is extracted into, and the checks that keep other users
  * out of it: a library file in a directory only its owner can write cannot be swapped between its
- * hash check and {@code System.load}.
+ * hash check and its opening.
  *
  * <p>Where: {@code -Dwixlib.native.workdir} if set, else {@code $XDG_CACHE_HOME/wixlib}, else
  * {@code ~/.cache/wixlib}, else (no usable home, as for service accounts) {@code
