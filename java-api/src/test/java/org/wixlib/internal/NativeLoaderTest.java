@@ -16,6 +16,7 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -109,18 +110,26 @@ class NativeLoaderTest {
 
   /** LoaderProbe in a fresh JVM on the class path, with exactly these JVM options. */
   private static ProcessResult probeWith(List<String> options) throws Exception {
+    return probeWith(options, codeSource(NativeLoader.class), Map.of());
+  }
+
+  /** LoaderProbe with the API classes from {@code api} and these environment variables added. */
+  private static ProcessResult probeWith(List<String> options, String api, Map<String, String> env)
+      throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(options);
     // The class path of the probe and the API itself (java.class.path is only the launcher's jar
     // under the JUnit console launcher).
     cmd.add("-cp");
-    cmd.add(codeSource(LoaderProbe.class) + java.io.File.pathSeparator + codeSource(NativeLoader.class));
+    cmd.add(codeSource(LoaderProbe.class) + java.io.File.pathSeparator + api);
     cmd.add(LoaderProbe.class.getName());
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     // Options meant for this JVM (e.g. -Dwixlib.library.path in JDK_JAVA_OPTIONS) must not leak in.
     pb.environment().remove("JDK_JAVA_OPTIONS");
     pb.environment().remove("JAVA_TOOL_OPTIONS");
+    pb.environment().remove("LD_LIBRARY_PATH");
+    pb.environment().putAll(env);
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     return new ProcessResult(p.waitFor(), out);
@@ -226,5 +235,72 @@ class NativeLoaderTest {
     ProcessResult r = probe("-Dwixlib.library.path=" + so);
     assertEquals(0, r.code(), r.output());
     assertTrue(r.output().contains("from=" + so), r.output());
+  }
+
+  // ---- no packed library: java.library.path, then the dynamic linker's search ------------------
+
+  /** A copy of the API classes without /native (a jar built with -Dwixlib.native.skip and no library). */
+  private static Path apiWithoutLibrary(Path into) throws Exception {
+    Path api = Path.of(codeSource(NativeLoader.class));
+    assumeTrue(Files.isDirectory(api), "the API classes are a directory here: " + api);
+    try (Stream<Path> files = Files.walk(api)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        Path rel = api.relativize(f);
+        if (rel.startsWith("native")) {
+          continue;
+        }
+        Path to = into.resolve(rel.toString());
+        if (Files.isDirectory(f)) {
+          Files.createDirectories(to);
+        } else {
+          Files.copy(f, to);
+        }
+      }
+    }
+    assertTrue(Files.isRegularFile(into.resolve("org/wixlib/HashTable.class")));
+    assertTrue(Files.notExists(into.resolve("native")));
+    return into;
+  }
+
+  private static Path libraryIn(Path dir) throws Exception {
+    Files.createDirectories(dir);
+    return Files.write(dir.resolve("libwixlib.so"),
+        NativeLoader.class.getResourceAsStream("/native/linux-x86_64/libwixlib.so").readAllBytes());
+  }
+
+  @Test
+  void freshJvmWithoutAPackedLibraryUsesJavaLibraryPath(@TempDir Path tmp) throws Exception {
+    Path api = apiWithoutLibrary(tmp.resolve("api"));
+    Path so = libraryIn(tmp.resolve("lib"));
+    ProcessResult r = probeWith(List.of("--enable-native-access=ALL-UNNAMED",
+        "-Djava.library.path=" + tmp.resolve("empty") + java.io.File.pathSeparator + so.getParent()),
+        api.toString(), Map.of());
+    assertEquals(0, r.code(), r.output());
+    assertTrue(r.output().contains("version=" + NativeLoader.jarBuildId() + " found=8"), r.output());
+    assertTrue(r.output().contains("from=" + so + " again=" + so), r.output());
+  }
+
+  @Test
+  void freshJvmWithoutAPackedLibraryAsksTheDynamicLinker(@TempDir Path tmp) throws Exception {
+    Path api = apiWithoutLibrary(tmp.resolve("api"));
+    Path so = libraryIn(tmp.resolve("lib"));
+    ProcessResult r = probeWith(List.of("--enable-native-access=ALL-UNNAMED", "-Djava.library.path="),
+        api.toString(), Map.of("LD_LIBRARY_PATH", so.getParent().toString()));
+    assertEquals(0, r.code(), r.output());
+    assertTrue(r.output().contains("version=" + NativeLoader.jarBuildId() + " found=8"), r.output());
+    assertTrue(r.output().contains("from=" + so.toRealPath()), "dladdr names the file: " + r.output());
+  }
+
+  @Test
+  void freshJvmWithNoLibraryAnywhereSaysWhereItLooked(@TempDir Path tmp) throws Exception {
+    Path api = apiWithoutLibrary(tmp.resolve("api"));
+    Path empty = Files.createDirectory(tmp.resolve("empty"));
+    ProcessResult r = probeWith(List.of("--enable-native-access=ALL-UNNAMED", "-Djava.library.path=" + empty),
+        api.toString(), Map.of());
+    assertEquals(2, r.code(), r.output());
+    assertTrue(r.output().contains("error=org.wixlib.NativeLibraryException: wixlib: no native library found"),
+        r.output());
+    assertTrue(r.output().contains("java.library.path (" + empty + ")"), r.output());
+    assertTrue(r.output().contains("libwixlib.so: cannot open shared object file"), "dlerror: " + r.output());
   }
 }
