@@ -69,6 +69,14 @@ class NativeLoaderTest {
   }
 
   @Test
+  void theBindingsLookupFindsTheLoadedLibrarysSymbolsOnly() throws IOException {
+    assertTrue(NativeLoader.symbols().find("wx_version").isPresent());
+    assertTrue(NativeLoader.symbols().find("wx_no_such_function").isEmpty());
+    String file = DynamicLinker.fileOf(NativeLoader.symbols().find("wx_version").orElseThrow());
+    assertEquals(Path.of(NativeLoader.loadedFrom()).toRealPath().toString(), file, "dladdr names the loaded file");
+  }
+
+  @Test
   void aLibraryOfAnotherBuildIsRefusedNamingBothIds() {
     NativeLibraryException e = assertThrows(NativeLibraryException.class,
         () -> NativeLoader.checkBuildId("0.1.0+aaaaaaaaaaaa", "0.1.0+bbbbbbbbbbbb", "/opt/x/libwixlib.so"));
