@@ -65,7 +65,8 @@ BatchResult HostPath::run_typed(ShardSet& set, Call call, const Batch& b) {
   // gather piece k - 1, each in its own slot of the scratch.
   const unsigned slots = pieces > 1 ? 3 : 1;
   char* const scratch = reserve(L.bytes * slots);
-  std::vector<std::vector<uint64_t>> bases(slots);  // each slot's shard runs: base[s] .. base[s + 1]
+  std::vector<std::vector<uint64_t>> bases(slots);   // each slot's shard runs: base[s] .. base[s + 1]
+  std::vector<std::vector<uint64_t>> starts(slots);  // each slot's (part, shard) runs (stable_split)
   if (sid_.size() < piece) sid_.resize(piece);
 
   const K* keys = static_cast<const K*>(b.keys);
@@ -93,7 +94,7 @@ BatchResult HostPath::run_typed(ShardSet& set, Call call, const Batch& b) {
       if (L.hashes_in) sh[d] = b.hashes[i];
       if (L.outcomes) sout[d] = WX_OUT_NONE;
       sidx[d] = uint32_t(j);
-    });
+    }, &starts[k % slots]);
   };
 
   std::vector<BatchResult> per_shard(shards);
@@ -117,15 +118,25 @@ BatchResult HostPath::run_typed(ShardSet& set, Call call, const Batch& b) {
     const uint64_t* const sh = reinterpret_cast<const uint64_t*>(s + L.hashes);
     const uint8_t* const sout = reinterpret_cast<const uint8_t*>(s + L.outcome);
     const uint32_t* const sidx = reinterpret_cast<const uint32_t*>(s + L.index);
-    set.for_parts(m, parts_of(m), [&](unsigned, uint64_t dlo, uint64_t dhi) {
-      for (uint64_t d = dlo; d < dhi; ++d) {
-        const uint64_t i = lo + sidx[d];
-        if (b.outcomes) b.outcomes[i] = sout[d];
-        if (L.hashes_out) b.hashes_out[i] = sh[d];
-        if (call == Call::batch) {
-          if (so[d] == WX_OP_FIND && sout[d] == WX_OUT_FOUND) vout[i] = sv[d];
-        } else if (L.values_out) {
-          vout[i] = sv[d];
+    // Each part gathers the elements it split, from its run in every shard, so its writes stay in its
+    // own range of the caller's arrays (parts writing into the same cache lines would pass them back
+    // and forth between cores for every element).
+    const std::vector<uint64_t>& st = starts[k % slots];
+    const std::vector<uint64_t>& base = bases[k % slots];
+    const unsigned parts = unsigned(st.size() / shards);
+    set.for_parts(m, parts, [&](unsigned p, uint64_t, uint64_t) {
+      for (uint32_t sh_id = 0; sh_id < shards; ++sh_id) {
+        const uint64_t from = st[uint64_t(p) * shards + sh_id];
+        const uint64_t to = p + 1 < parts ? st[uint64_t(p + 1) * shards + sh_id] : base[sh_id + 1];
+        for (uint64_t d = from; d < to; ++d) {
+          const uint64_t i = lo + sidx[d];
+          if (b.outcomes) b.outcomes[i] = sout[d];
+          if (L.hashes_out) b.hashes_out[i] = sh[d];
+          if (call == Call::batch) {
+            if (so[d] == WX_OP_FIND && sout[d] == WX_OUT_FOUND) vout[i] = sv[d];
+          } else if (L.values_out) {
+            vout[i] = sv[d];
+          }
         }
       }
     });
