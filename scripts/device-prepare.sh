@@ -15,7 +15,8 @@ rm -rf "$carry" && mkdir -p "$carry/lib"
 # CUDA and points the loader at it (wixlib.library.path).
 mvn -B -q install -DskipTests -Dmaven.javadoc.skip=true -Dwixlib.cuda=OFF -Dwixlib.native.dir="$PWD/build/native-nocuda"  # leaves build/native as it was
 mvn -B -q test-compile -Dwixlib.native.skip=true
-mvn -B -q dependency:copy-dependencies -DincludeScope=test -DoutputDirectory="$PWD/$carry/lib" -Dmdep.useBaseVersion=true \
+# Not the spark module's: Spark's jars (~280 MB) are far over what the device tool carries.
+mvn -B -q dependency:copy-dependencies -pl java-api,cli -DincludeScope=test -DoutputDirectory="$PWD/$carry/lib" -Dmdep.useBaseVersion=true \
   -DexcludeArtifactIds=fastutil,xchart,duckdb_jdbc  # the shaded CLI jar holds what it uses; DuckDB: below
 mvn -B -q dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:"${JUNIT_PLATFORM:-1.14.1}" \
   -DoutputDirectory="$PWD/$carry/lib" -Dmdep.stripVersion=true

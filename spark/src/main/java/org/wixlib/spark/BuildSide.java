@@ -1,0 +1,78 @@
+package org.wixlib.spark;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Row;
+
+/**
+ * The broadcast value of a join's build side. Build rows are numbered so that rows {@code 0 ..
+ * keys.length - 1} are those the wixlib join holds (row i has key {@code keys[i]}); the rows whose key
+ * is one of wixlib's reserved keys (-1, -2) follow and are looked up in {@link #reserved} instead. Rows
+ * with a null key match nothing and are left out.
+ *
+ * @param rows the build rows in that numbering (inner joins), or null (semi and anti joins need none)
+ * @param keys the keys of the rows the wixlib join holds
+ * @param reserved reserved key to the numbers of its rows
+ * @param unique whether {@code keys} has no key twice
+ * @param fitsInt whether every key fits 32 bits (a 64-bit column can then use a 32-bit join)
+ */
+record BuildSide(Row[] rows, long[] keys, Map<Long, int[]> reserved, boolean unique, boolean fitsInt)
+    implements Serializable {
+
+  /** wixlib's reserved keys: they fail a build and match nothing in a probe. */
+  static boolean isReserved(long key) {
+    return key == -1 || key == -2;
+  }
+
+  /** The build side of collected rows; keepRows false keeps only the keys. */
+  static BuildSide of(List<Row> collected, KeyColumn key, boolean keepRows) {
+    List<Row> joinRows = new ArrayList<>(collected.size());
+    List<Row> reservedRows = new ArrayList<>();
+    for (Row r : collected) {
+      if (key.isNull(r)) {
+        continue;
+      }
+      (isReserved(key.get(r)) ? reservedRows : joinRows).add(r);
+    }
+    int n = joinRows.size();
+    long[] keys = new long[n];
+    boolean fitsInt = true;
+    for (int i = 0; i < n; i++) {
+      keys[i] = key.get(joinRows.get(i));
+      fitsInt &= keys[i] == (int) keys[i];
+    }
+    Map<Long, List<Integer>> byKey = new HashMap<>();
+    for (int i = 0; i < reservedRows.size(); i++) {
+      byKey.computeIfAbsent(key.get(reservedRows.get(i)), k -> new ArrayList<>()).add(n + i);
+    }
+    Map<Long, int[]> reserved = new HashMap<>();
+    byKey.forEach((k, v) -> reserved.put(k, v.stream().mapToInt(Integer::intValue).toArray()));
+    Row[] rows = null;
+    if (keepRows) {
+      joinRows.addAll(reservedRows);
+      rows = joinRows.toArray(new Row[0]);
+    }
+    return new BuildSide(rows, keys, reserved, distinct(keys), fitsInt);
+  }
+
+  private static boolean distinct(long[] keys) {
+    long[] sorted = keys.clone();
+    Arrays.parallelSort(sorted);
+    for (int i = 1; i < sorted.length; i++) {
+      if (sorted[i] == sorted[i - 1]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The rows of a reserved key (none when no build row has it). */
+  int[] reservedRows(long key) {
+    int[] r = reserved.get(key);
+    return r == null ? new int[0] : r;
+  }
+}
