@@ -315,17 +315,11 @@ BatchResult DevicePath::run(ShardSet& set, Call call, const Batch& b, int source
       WX_CUDA(cudaStreamSynchronize(st));
     }
     if (failure) {
-      for (uint32_t s = 0; s < shards; ++s) set.unit(s).set_last(per_shard[s]);
+      set.record(per_shard);
       std::rethrow_exception(failure);
     }
   }
-  BatchResult total;
-  for (uint32_t s = 0; s < shards; ++s) {
-    set.unit(s).set_last(per_shard[s]);
-    total.invalid += per_shard[s].invalid;
-    total.full += per_shard[s].full;
-  }
-  return total;
+  return set.record(per_shard);
 }
 
 uint64_t DevicePath::retrieve_all(ShardSet& set, void* keys, void* values, int source, cudaStream_t st) {

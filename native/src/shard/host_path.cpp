@@ -172,18 +172,12 @@ BatchResult HostPath::run_typed(ShardSet& set, Call call, const Batch& b) {
       gather(k);  // the shards that ran still give their results back
       const uint64_t done = k * piece + size_of(k);
       if (b.outcomes && done < b.n) std::memset(b.outcomes + done, WX_OUT_NONE, b.n - done);
-      for (uint32_t u = 0; u < shards; ++u) set.unit(u).set_last(per_shard[u]);
+      set.record(per_shard);
       std::rethrow_exception(failure);
     }
   }
   gather(pieces - 1);
-  BatchResult total;
-  for (uint32_t u = 0; u < shards; ++u) {
-    set.unit(u).set_last(per_shard[u]);
-    total.invalid += per_shard[u].invalid;
-    total.full += per_shard[u].full;
-  }
-  return total;
+  return set.record(per_shard);
 }
 
 }  // namespace wx::shard

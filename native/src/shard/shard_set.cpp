@@ -67,6 +67,16 @@ void ShardSet::for_parts(uint64_t n, unsigned parts, const std::function<void(un
   threads_->for_parts(n, parts, fn);
 }
 
+BatchResult ShardSet::record(const std::vector<BatchResult>& per_shard) {
+  BatchResult total;
+  for (uint32_t s = 0; s < count(); ++s) {
+    units_[s]->set_last(per_shard[s]);
+    total.invalid += per_shard[s].invalid;
+    total.full += per_shard[s].full;
+  }
+  return total;
+}
+
 BatchResult ShardSet::run(Call call, const Batch& b, int32_t mem, int source, void* stream) {
   if (direct()) return units_[0]->run(call, b, mem, stream);
   if (mem == WX_MEM_DEVICE) {

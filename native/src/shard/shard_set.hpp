@@ -43,6 +43,9 @@ class ShardSet {
 
   // A bulk call; device arrays (mem = WX_MEM_DEVICE) lie on `source`, one of devices().
   BatchResult run(Call call, const Batch& b, int32_t mem, int source, void* stream);
+  // Gives each unit its counts of the call just run (per_shard[s], for wx_shard_stats_get) and returns
+  // their sum.
+  BatchResult record(const std::vector<BatchResult>& per_shard);
   void forget_last() {
     for (auto& u : units_) u->set_last({});
   }
