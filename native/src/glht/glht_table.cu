@@ -97,7 +97,10 @@ BatchResult GlhtTableT<Tr>::run(Mode mode, const Batch& b) {
     a.outcomes = scratch_outcomes_.get();
   }
 
-  const Counters before = read_counters(st);
+  // Only an insert needs the counters as they are now (an empty table takes the bulk build). Other
+  // calls compare the error count with the last one read: every call ends with a read, and a second
+  // synchronisation per staged chunk held GLHT's page-locked lookups at about half of the link.
+  const Counters before = mode == Mode::insert ? read_counters(st) : host_ctr_;
   const uint64_t errors_before = before.errors;
   BuildBuffers build;  // scratch of a bulk build, allocated before the timed part like the table itself
   const bool try_build = mode == Mode::insert && before.size == 0 && prepare_build(a.n, build, st);
@@ -338,7 +341,7 @@ BatchResult GlhtTableT<Tr>::find_hashed(const Batch& b, const uint64_t* hashes) 
     if (!b.keys || !b.values_out || !hashes)
       fail(WX_ERR_INVALID_ARGUMENT, "GLHT find_hashed: keys, values or hashes is NULL");
     cudaStream_t st = static_cast<cudaStream_t>(b.stream);
-    const uint64_t errors_before = read_counters(st).errors;
+    const uint64_t errors_before = host_ctr_.errors;  // as run(): the last read is current
     reset_call_counters(st);
     WX_CUDA(cudaEventRecord(ev0_, st));
     launch_find_hashed(view(), static_cast<const uint32_t*>(b.keys), reinterpret_cast<const unsigned long long*>(hashes),

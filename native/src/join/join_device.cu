@@ -4,9 +4,13 @@
 // (grown, never shrunk) so a timed probe does no allocation.
 #include <cub/cub.cuh>
 
+#include <chrono>
+#include <cstdio>
 #include <string>
 
 #include "common/cuda_util.cuh"
+#include "common/env.hpp"
+#include "common/host_transfer.cuh"
 #include "join/join.hpp"
 
 namespace wx::join {
@@ -104,6 +108,26 @@ __global__ void k_write_rows(const unsigned long long* pos, const unsigned long 
   if (i < n && cnt[i]) rows[pos[i]] = uint32_t(i);
 }
 
+// WIXLIB_TRACE=1: the build prints where its time went, step by step (synchronising after each step).
+class BuildTrace {
+ public:
+  explicit BuildTrace(cudaStream_t st) : st_(st), on_(trace_on()), t_(std::chrono::steady_clock::now()), t0_(t_) {}
+  void step(const char* what) {
+    if (!on_) return;
+    WX_CUDA(cudaStreamSynchronize(st_));
+    const auto now = std::chrono::steady_clock::now();
+    std::fprintf(stderr, "[join trace] build %s %.3f ms (total %.3f)\n", what,
+                 std::chrono::duration<double, std::milli>(now - t_).count(),
+                 std::chrono::duration<double, std::milli>(now - t0_).count());
+    t_ = now;
+  }
+
+ private:
+  cudaStream_t st_;
+  bool on_;
+  std::chrono::steady_clock::time_point t_, t0_;
+};
+
 // A device array kept between calls: grown on demand, never shrunk.
 template <typename T>
 struct Scratch {
@@ -126,6 +150,7 @@ class DeviceEngine final : public Engine {
     WX_CUDA(cudaEventCreate(&ev0_));
     WX_CUDA(cudaEventCreate(&ev1_));
     cudaStream_t st = static_cast<cudaStream_t>(stream);
+    BuildTrace trace(st);
     if (n == 0) {
       table_ = &make_table(1);
       return;
@@ -134,16 +159,19 @@ class DeviceEngine final : public Engine {
     DeviceArray<uint32_t> staged;
     if (mem == WX_MEM_HOST) {
       staged = DeviceArray<uint32_t>(n);
-      WX_CUDA(cudaMemcpyAsync(staged.get(), keys, n * 4, cudaMemcpyHostToDevice, st));
+      dev::upload(device_, staged.get(), keys, n * 4, st);
       dk = staged.get();
     }
+    trace.step("keys to device");
     const uint64_t bad = first_index([&](unsigned long long* f) {
       k_first_reserved<<<grid_for(n), kBlock, 0, st>>>(dk, n, f);
     }, st);
     if (bad != kNoIndex)
       fail(WX_ERR_INVALID_KEY, "build key at row " + std::to_string(bad) + " is a reserved value; nothing was built");
-    if (multi_) build_groups(make_table, dk, n, st);
-    else build_unique(make_table, dk, n, st);
+    trace.step("reserved-key check");
+    if (multi_) build_groups(make_table, dk, n, st, trace);
+    else build_unique(make_table, dk, n, st, trace);
+    trace.step("scratch freed");
   }
 
   ~DeviceEngine() override {
@@ -186,8 +214,8 @@ class DeviceEngine final : public Engine {
       WX_CUDA_LAUNCHED("k_write_pairs");
       WX_CUDA(cudaEventRecord(ev1_, st));
       if (p.mem == WX_MEM_HOST) {
-        WX_CUDA(cudaMemcpyAsync(probe_rows, pr, total * 4, cudaMemcpyDeviceToHost, st));
-        WX_CUDA(cudaMemcpyAsync(build_rows, br, total * 4, cudaMemcpyDeviceToHost, st));
+        dev::download(device_, probe_rows, pr, total * 4, st);
+        dev::download(device_, build_rows, br, total * 4, st);
       }
     }
     finish(st);
@@ -204,7 +232,7 @@ class DeviceEngine final : public Engine {
       k_write_rows<<<grid_for(p.n), kBlock, 0, st>>>(pos_.a.get(), cnt_.a.get(), p.n, out);
       WX_CUDA_LAUNCHED("k_write_rows");
       WX_CUDA(cudaEventRecord(ev1_, st));
-      if (p.mem == WX_MEM_HOST) WX_CUDA(cudaMemcpyAsync(rows, out, total * 4, cudaMemcpyDeviceToHost, st));
+      if (p.mem == WX_MEM_HOST) dev::download(device_, rows, out, total * 4, st);
     }
     finish(st);
     return last_matches_ = total;
@@ -248,13 +276,17 @@ class DeviceEngine final : public Engine {
       fail(WX_ERR_FULL, std::to_string(r.full) + " build keys found no room (table not allowed to grow, or out of memory)");
   }
 
-  void build_unique(const TableMaker& make_table, const uint32_t* keys, uint64_t n, cudaStream_t st) {
+  void build_unique(const TableMaker& make_table, const uint32_t* keys, uint64_t n, cudaStream_t st,
+                    BuildTrace& trace) {
     table_ = &make_table(n);
+    trace.step("table made");
     DeviceArray<uint32_t> rows(n);
     DeviceArray<uint8_t> out(n);
     k_iota<<<grid_for(n), kBlock, 0, st>>>(rows.get(), n);
     WX_CUDA_LAUNCHED("k_iota");
+    trace.step("row ids");
     insert(keys, rows.get(), out.get(), n, st);
+    trace.step("insert");
     const uint64_t dup = first_index([&](unsigned long long* f) {
       k_first_outcome<<<grid_for(n), kBlock, 0, st>>>(out.get(), n, WX_OUT_PRESENT, f);
     }, st);
@@ -272,11 +304,14 @@ class DeviceEngine final : public Engine {
                                         ": a UNIQUE build needs distinct keys (use WX_JOIN_MULTI)");
     }
     distinct_ = n;
+    trace.step("duplicate check");
   }
 
-  void build_groups(const TableMaker& make_table, const uint32_t* keys, uint64_t n, cudaStream_t st) {
+  void build_groups(const TableMaker& make_table, const uint32_t* keys, uint64_t n, cudaStream_t st,
+                    BuildTrace& trace) {
     DeviceArray<uint32_t> iota(n), sorted(n), head(n), gid(n);
     rows_arr_ = DeviceArray<uint32_t>(n);
+    trace.step("group arrays");
     k_iota<<<grid_for(n), kBlock, 0, st>>>(iota.get(), n);
     WX_CUDA_LAUNCHED("k_iota");
     // LSD radix sort is stable: the rows of one key stay ascending.
@@ -284,6 +319,7 @@ class DeviceEngine final : public Engine {
     WX_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted.get(), iota.get(), rows_arr_.get(), n, 0, 32, st));
     WX_CUDA(cub::DeviceRadixSort::SortPairs(temp_.get(bytes), bytes, keys, sorted.get(), iota.get(), rows_arr_.get(), n, 0,
                                             32, st));
+    trace.step("sort");
     k_heads<<<grid_for(n), kBlock, 0, st>>>(sorted.get(), n, head.get());
     WX_CUDA_LAUNCHED("k_heads");
     WX_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, head.get(), gid.get(), n, st));
@@ -292,6 +328,7 @@ class DeviceEngine final : public Engine {
     WX_CUDA(cudaMemcpyAsync(&groups, gid.get() + n - 1, 4, cudaMemcpyDeviceToHost, st));
     WX_CUDA(cudaStreamSynchronize(st));
     distinct_ = groups;
+    trace.step("groups counted");
     offsets_ = DeviceArray<uint32_t>(uint64_t(groups) + 1);
     DeviceArray<uint32_t> distinct(groups), values(groups);
     DeviceArray<uint8_t> out(groups);
@@ -301,8 +338,11 @@ class DeviceEngine final : public Engine {
     WX_CUDA_LAUNCHED("k_set");
     k_iota<<<grid_for(groups), kBlock, 0, st>>>(values.get(), groups);
     WX_CUDA_LAUNCHED("k_iota");
+    trace.step("groups made");
     table_ = &make_table(groups);
+    trace.step("table made");
     insert(distinct.get(), values.get(), out.get(), groups, st);
+    trace.step("insert");
     const uint64_t present = first_index([&](unsigned long long* f) {
       k_first_outcome<<<grid_for(groups), kBlock, 0, st>>>(out.get(), groups, WX_OUT_PRESENT, f);
     }, st);
@@ -316,11 +356,11 @@ class DeviceEngine final : public Engine {
     const uint64_t* hashes = p.hashes;
     if (p.mem == WX_MEM_HOST && p.n) {
       uint32_t* k = keys_.get(p.n);
-      WX_CUDA(cudaMemcpyAsync(k, keys, p.n * 4, cudaMemcpyHostToDevice, st));
+      dev::upload(device_, k, keys, p.n * 4, st);
       keys = k;
       if (hashes) {
         uint64_t* h = hashes_.get(p.n);
-        WX_CUDA(cudaMemcpyAsync(h, hashes, p.n * 8, cudaMemcpyHostToDevice, st));
+        dev::upload(device_, h, hashes, p.n * 8, st);
         hashes = h;
       }
     }

@@ -11,6 +11,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.wixlib.internal.HostCopies;
 import org.wixlib.internal.Native;
 import org.wixlib.internal.NativeAccess;
+import org.wixlib.internal.JoinCalls;
 import org.wixlib.internal.Scratch;
 import org.wixlib.internal.ffi.wixlib_h;
 
@@ -34,7 +35,10 @@ import org.wixlib.internal.ffi.wixlib_h;
  *
  * <p><b>Columns.</b> Besides arrays, every call takes native (off-heap) {@link MemorySegment}s of
  * int32/int64 values, such as Arrow buffers, which are passed to the library as they are (no copy on
- * the host), and, on GPU kinds, {@link DeviceBuffer}s (no copy at all).
+ * the host), and, on GPU kinds, {@link DeviceBuffer}s (no copy at all). On GPU kinds the array calls
+ * read and write the arrays in place (critical downcalls: garbage collection waits for such a call,
+ * about 0.3 ms per million rows moved); page-locked segments ({@link PinnedMemory}) are copied
+ * straight to and from the device, other host memory through page-locked buffers the library keeps.
  *
  * <p><b>Outputs never truncate.</b> The array calls size their results; the calls that write into the
  * caller's memory return the number of pairs, and when that is more than the room given they write
@@ -74,8 +78,10 @@ public final class Join implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   private final Cleaner.Cleanable cleanable;
   private volatile boolean closed;
-  // Off-heap staging of the array overloads, kept between calls (used under the lock); dropped on close.
-  // Page-locked for GPU kinds: the library then copies it to and from the device directly.
+  // How the array overloads reach the library: GPU kinds read and write Java arrays in place (the
+  // library stages them), the CPU kind gets off-heap copies in the scratch.
+  private final JoinCalls arrays;
+  // Off-heap room of the array overloads, kept between calls (used under the lock); dropped on close.
   private Scratch scratch;
   private static final int KEYS = 0, HASHES = 1, OUT_A = 2, OUT_B = 3;
 
@@ -85,7 +91,8 @@ public final class Join implements AutoCloseable {
     this.keyBits = keyBits;
     this.build = build;
     this.handle = handle;
-    this.scratch = new Scratch(4, kind.isGpu());
+    this.arrays = arrayCalls(kind);
+    this.scratch = new Scratch(4);
     this.cleanable = Native.CLEANER.register(this, new Destroy(handle));
   }
 
@@ -178,20 +185,22 @@ public final class Join implements AutoCloseable {
       return buildFromHeap(MemorySegment.ofArray(keys), keys.length);
     }
 
-    /** The keys copied (in parallel) into native memory, page-locked for GPU kinds, freed right after. */
+    /** GPU kinds read the array in place; the CPU kind gets a copy in native memory, freed right after. */
     private Join buildFromHeap(MemorySegment heapKeys, long n) {
+      if (kind.isGpu()) {
+        return create(JoinCalls.IN_PLACE, heapKeys, n, Native.MEM_HOST);
+      }
       try (Arena a = Arena.ofShared()) {  // shared: the copy runs on several threads
-        long bytes = Math.max(heapKeys.byteSize(), 1);
-        MemorySegment k = kind.isGpu() ? PinnedMemory.allocate(a, bytes) : a.allocate(bytes, 16);
+        MemorySegment k = a.allocate(Math.max(heapKeys.byteSize(), 1), 16);
         HostCopies.copy(heapKeys, 0, k, 0, heapKeys.byteSize());
-        return create(k, n, Native.MEM_HOST);
+        return create(JoinCalls.NATIVE, k, n, Native.MEM_HOST);
       }
     }
 
     /** keys: n values of keyBits bits in native memory (read in place). */
     public Join build(MemorySegment keys, long n) {
       ConfigChecks.count(n);
-      return create(host(keys, "keys", n * (keyBits / 8)), n, Native.MEM_HOST);
+      return create(JoinCalls.NATIVE, host(keys, "keys", n * (keyBits / 8)), n, Native.MEM_HOST);
     }
 
     /** keys: n int32 keys on the device (GPU kinds). */
@@ -201,17 +210,17 @@ public final class Join implements AutoCloseable {
       checkBuffer(keys, "keys", n * 4);
       MemorySegment k = keys.acquire();
       try {
-        return create(k, n, Native.MEM_DEVICE);
+        return create(JoinCalls.NATIVE, k, n, Native.MEM_DEVICE);
       } finally {
         keys.release();
       }
     }
 
-    private Join create(MemorySegment keys, long n, int mem) {
+    private Join create(JoinCalls calls, MemorySegment keys, long n, int mem) {
       Sharding layout = Sharding.of(kind, device, shards, devices);
       long h;
       try {
-        h = Native.joinCreate(new Native.Config(kind.code(), null, maxLoadFactor, null, layout.device, null, threads,
+        h = Native.joinCreate(calls, new Native.Config(kind.code(), null, maxLoadFactor, null, layout.device, null, threads,
             keyBits, Native.Tuning.DEFAULTS, layout.placement()), build.code(), keys, n, mem);
       } catch (DeviceOutOfMemoryException e) {
         throw kind.isGpu() ? e : org.wixlib.internal.Status.onHost(e);
@@ -329,7 +338,7 @@ public final class Join implements AutoCloseable {
         return out;
       }
       MemorySegment h = scratch.region(HASHES, 8L * n);
-      Native.joinHash(handle, staged(KEYS, keys), h, n, Native.MEM_HOST);
+      Native.joinHash(handle, scratch.in(KEYS, heap(keys)), h, n, Native.MEM_HOST);
       MemorySegment.copy(h, JAVA_LONG, 0, out, 0, n);
       return out;
     });
@@ -350,19 +359,21 @@ public final class Join implements AutoCloseable {
   public long count(MemorySegment keys, long n) {
     ConfigChecks.count(n);
     MemorySegment k = host(keys, "keys", n * width());
-    return locked(() -> Native.joinCount(handle, k, MemorySegment.NULL, n, Native.MEM_HOST));
+    return locked(() -> Native.joinCount(JoinCalls.NATIVE, handle, k, MemorySegment.NULL, n, Native.MEM_HOST));
   }
 
   /** keys: n int32 keys on the device. */
   public long count(DeviceBuffer keys, long n) {
     ConfigChecks.count(n);
     checkBuffer(keys, "keys", n * 4);
-    return onDevice(keys, k -> Native.joinCount(handle, k, MemorySegment.NULL, n, Native.MEM_DEVICE));
+    return onDevice(keys, k -> Native.joinCount(JoinCalls.NATIVE, handle, k, MemorySegment.NULL, n,
+        Native.MEM_DEVICE));
   }
 
   private long countArray(Object keys) {
     int n = length(keys);
-    return locked(() -> Native.joinCount(handle, staged(KEYS, keys), MemorySegment.NULL, n, Native.MEM_HOST));
+    return locked(() -> Native.joinCount(arrays, handle, column(KEYS, keys), MemorySegment.NULL, n,
+        Native.MEM_HOST));
   }
 
   // ---- inner join ----------------------------------------------------------------------------
@@ -395,7 +406,7 @@ public final class Join implements AutoCloseable {
     ConfigChecks.count(n);
     MemorySegment k = host(keys, "keys", n * width());
     MemorySegment h = ConfigChecks.isAbsent(hashes) ? MemorySegment.NULL : host(hashes, "hashes", n * 8);
-    return locked(() -> probeInto(k, h, n));
+    return locked(() -> probeInto(JoinCalls.NATIVE, k, h, n));
   }
 
   /**
@@ -410,7 +421,7 @@ public final class Join implements AutoCloseable {
     MemorySegment h = ConfigChecks.isAbsent(hashes) ? MemorySegment.NULL : host(hashes, "hashes", n * 8);
     MemorySegment p = host(probeRows, "probeRows", capacity * 4);
     MemorySegment b = host(buildRows, "buildRows", capacity * 4);
-    return locked(() -> Native.joinProbe(handle, k, h, n, p, b, capacity, Native.MEM_HOST));
+    return locked(() -> Native.joinProbe(JoinCalls.NATIVE, handle, k, h, n, p, b, capacity, Native.MEM_HOST));
   }
 
   /**
@@ -436,7 +447,7 @@ public final class Join implements AutoCloseable {
       MemorySegment p = probeRows.acquire();
       MemorySegment b = buildRows.acquire();
       try {
-        return Native.joinProbe(handle, k, h, n, p, b, capacity, Native.MEM_DEVICE);
+        return Native.joinProbe(JoinCalls.NATIVE, handle, k, h, n, p, b, capacity, Native.MEM_DEVICE);
       } finally {
         buildRows.release();
         probeRows.release();
@@ -467,9 +478,14 @@ public final class Join implements AutoCloseable {
     Objects.requireNonNull(buildRows, "buildRows");
     long room = Math.min(probeRows.length, buildRows.length);
     return locked(() -> {
+      if (arrays == JoinCalls.IN_PLACE) {  // straight into the caller's arrays
+        return Native.joinProbe(arrays, handle, heap(keys), MemorySegment.NULL, n, MemorySegment.ofArray(probeRows),
+            MemorySegment.ofArray(buildRows), room, Native.MEM_HOST);
+      }
       MemorySegment p = scratch.region(OUT_A, 4 * Math.max(room, 1));
       MemorySegment b = scratch.region(OUT_B, 4 * Math.max(room, 1));
-      long count = Native.joinProbe(handle, staged(KEYS, keys), MemorySegment.NULL, n, p, b, room, Native.MEM_HOST);
+      long count = Native.joinProbe(arrays, handle, column(KEYS, keys), MemorySegment.NULL, n, p, b, room,
+          Native.MEM_HOST);
       if (count <= room) {
         HostCopies.copy(p, 0, MemorySegment.ofArray(probeRows), 0, 4 * count);
         HostCopies.copy(b, 0, MemorySegment.ofArray(buildRows), 0, 4 * count);
@@ -482,7 +498,7 @@ public final class Join implements AutoCloseable {
     int n = length(keys);
     checkHashes(hashes, n);
     return locked(() -> {
-      return probeInto(staged(KEYS, keys), hashes == null ? MemorySegment.NULL : staged(HASHES, hashes), n);
+      return probeInto(arrays, column(KEYS, keys), hashes == null ? MemorySegment.NULL : column(HASHES, hashes), n);
     });
   }
 
@@ -490,13 +506,13 @@ public final class Join implements AutoCloseable {
    * One probe into library-sized outputs: a UNIQUE build never gives more pairs than probe rows, so
    * capacity n does in one call; a MULTI build gets the exact count back and runs again with room.
    */
-  private JoinPairs probeInto(MemorySegment keys, MemorySegment hashes, long n) {
+  private JoinPairs probeInto(JoinCalls calls, MemorySegment keys, MemorySegment hashes, long n) {
     // The room the scratch already has is used too: a MULTI build's second probe usually fits at once.
     long capacity = Math.max(n, scratch.capacity(OUT_A) / 4);
     for (int attempt = 0; ; attempt++) {
       MemorySegment p = scratch.region(OUT_A, 4 * capacity);
       MemorySegment b = scratch.region(OUT_B, 4 * capacity);
-      long count = Native.joinProbe(handle, keys, hashes, n, p, b, capacity, Native.MEM_HOST);
+      long count = Native.joinProbe(calls, handle, keys, hashes, n, p, b, capacity, Native.MEM_HOST);
       if (count <= capacity) {
         if (count > Integer.MAX_VALUE - 8) {
           throw new InvalidArgumentException("the join gives " + count
@@ -536,7 +552,7 @@ public final class Join implements AutoCloseable {
     ConfigChecks.count(n);
     MemorySegment k = host(keys, "keys", n * width());
     MemorySegment r = host(rows, "rows", n * 4);
-    return locked(() -> Native.joinSemi(handle, k, MemorySegment.NULL, n, anti, r, Native.MEM_HOST));
+    return locked(() -> Native.joinSemi(JoinCalls.NATIVE, handle, k, MemorySegment.NULL, n, anti, r, Native.MEM_HOST));
   }
 
   /** Device columns: rows needs room for n ints. Returns rows written. */
@@ -547,7 +563,7 @@ public final class Join implements AutoCloseable {
     return onDevice(keys, k -> {
       MemorySegment r = rows.acquire();
       try {
-        return Native.joinSemi(handle, k, MemorySegment.NULL, n, anti, r, Native.MEM_DEVICE);
+        return Native.joinSemi(JoinCalls.NATIVE, handle, k, MemorySegment.NULL, n, anti, r, Native.MEM_DEVICE);
       } finally {
         rows.release();
       }
@@ -574,6 +590,10 @@ public final class Join implements AutoCloseable {
       throw new InvalidArgumentException("rows holds " + rows.length + " ints; needs keys.length = " + n);
     }
     return locked(() -> {
+      if (arrays == JoinCalls.IN_PLACE) {  // straight into the caller's array
+        return Native.joinSemi(arrays, handle, heap(keys), MemorySegment.NULL, n, anti, MemorySegment.ofArray(rows),
+            Native.MEM_HOST);
+      }
       long count = semiIntoScratch(keys, n, anti);
       HostCopies.copy(scratch.region(OUT_A, 4 * count), 0, MemorySegment.ofArray(rows), 0, 4 * count);
       return count;
@@ -591,7 +611,7 @@ public final class Join implements AutoCloseable {
   /** The semi (or anti) join's rows in scratch region OUT_A; returns their count (called under the lock). */
   private long semiIntoScratch(Object keys, int n, boolean anti) {
     MemorySegment r = scratch.region(OUT_A, 4L * Math.max(n, 1));
-    return Native.joinSemi(handle, staged(KEYS, keys), MemorySegment.NULL, n, anti, r, Native.MEM_HOST);
+    return Native.joinSemi(arrays, handle, column(KEYS, keys), MemorySegment.NULL, n, anti, r, Native.MEM_HOST);
   }
 
   /** The first count ints of a scratch region as a new array (copied in parallel when large). */
@@ -637,13 +657,21 @@ public final class Join implements AutoCloseable {
     });
   }
 
-  /** A copy of an int[] or long[] in scratch region `slot` (called under the lock). */
-  private MemorySegment staged(int slot, Object array) {
-    return scratch.in(slot, switch (array) {
+  private static JoinCalls arrayCalls(TableKind kind) {
+    return kind.isGpu() ? JoinCalls.IN_PLACE : JoinCalls.NATIVE;
+  }
+
+  /** An int[] or long[] column as {@link #arrays} takes it: in place, or copied into scratch region slot. */
+  private MemorySegment column(int slot, Object array) {
+    return arrays == JoinCalls.IN_PLACE ? heap(array) : scratch.in(slot, heap(array));
+  }
+
+  private static MemorySegment heap(Object array) {
+    return switch (array) {
       case int[] d -> MemorySegment.ofArray(d);
       case long[] d -> MemorySegment.ofArray(d);
       default -> throw new IllegalArgumentException("not an int[] or long[]: " + array.getClass());
-    });
+    };
   }
 
 

@@ -55,4 +55,44 @@ class JoinIntoArraysTest {
       }
     }
   }
+
+  /**
+   * Columns of several staging slots (80 MB of keys, 160 MB of pairs; GPU kinds read and write the
+   * arrays in place through the library's page-locked slots): every pair checked by arithmetic.
+   */
+  @ParameterizedTest
+  @EnumSource(TableKind.class)
+  void columnsLargerThanTheStagingSlots(TableKind kind) {
+    if (kind.isGpu()) {
+      GpuAssumptions.requireOrSkip(kind);
+    }
+    int n = 20_000_000;
+    int[] build = new int[n];
+    for (int i = 0; i < n; i++) {
+      build[i] = i * 3 + 1;
+    }
+    int[] probe = new Random(5).ints(n, 0, 3 * n + 3).toArray();
+    int want = 0;
+    for (int k : probe) {
+      want += k % 3 == 1 && k / 3 < n ? 1 : 0;
+    }
+    try (Join j = Join.builder().kind(kind).build(build)) {
+      int[] pr = new int[n];
+      int[] br = new int[n];
+      assertEquals(want, j.probe(probe, pr, br), kind.toString());
+      int prev = -1;
+      for (int i = 0; i < want; i++) {
+        int row = pr[i];
+        assertEquals(true, row > prev, "probe rows ascend");
+        assertEquals(probe[row], build[br[i]], "pair " + i);
+        prev = row;
+      }
+      int[] rows = new int[n];
+      assertEquals(n - want, j.semi(probe, true, rows));
+      for (int i = 0; i < n - want; i++) {
+        int k = probe[rows[i]];
+        assertEquals(false, k % 3 == 1 && k / 3 < n, "anti row " + rows[i]);
+      }
+    }
+  }
 }

@@ -475,12 +475,12 @@ public final class Native {
   // ---- joins --------------------------------------------------------------
 
   /** Creates a join over n build keys (key width from keyBits); returns its handle address. */
-  public static long joinCreate(Config c, int build, MemorySegment keys, long n, int mem) {
+  public static long joinCreate(JoinCalls calls, Config c, int build, MemorySegment keys, long n, int mem) {
     ensureLoaded();
     try (Arena a = Arena.ofConfined()) {
       MemorySegment out = a.allocate(ADDRESS);
       MemorySegment cfg = config(a, c);
-      check(withSegments(() -> wixlib_h.wx_join_create(cfg, build, keys, n, mem, MemorySegment.NULL, out)));
+      check(withSegments(() -> calls.create(cfg, build, keys, n, mem, out)));
       return handle(out, "wx_join_create returned WX_OK and a NULL join");
     }
   }
@@ -494,10 +494,11 @@ public final class Native {
   }
 
   /** Number of (probe row, build row) pairs; hashes may be MemorySegment.NULL. */
-  public static long joinCount(long join, MemorySegment keys, MemorySegment hashes, long n, int mem) {
+  public static long joinCount(JoinCalls calls, long join, MemorySegment keys, MemorySegment hashes, long n,
+      int mem) {
     try (Arena a = Arena.ofConfined()) {
       MemorySegment out = a.allocate(JAVA_LONG);
-      check(withSegments(() -> wixlib_h.wx_join_count(ptr(join), keys, hashes, n, out, mem, MemorySegment.NULL)));
+      check(withSegments(() -> calls.count(join, keys, hashes, n, mem, out)));
       return out.get(JAVA_LONG, 0);
     }
   }
@@ -506,12 +507,11 @@ public final class Native {
    * Writes the pairs when they fit in capacity; returns how many there are (more than capacity: nothing
    * was written). Other failures throw.
    */
-  public static long joinProbe(long join, MemorySegment keys, MemorySegment hashes, long n,
+  public static long joinProbe(JoinCalls calls, long join, MemorySegment keys, MemorySegment hashes, long n,
       MemorySegment probeRows, MemorySegment buildRows, long capacity, int mem) {
     try (Arena a = Arena.ofConfined()) {
       MemorySegment out = a.allocate(JAVA_LONG);
-      int st = withSegments(() -> wixlib_h.wx_join_probe(ptr(join), keys, hashes, n, probeRows, buildRows,
-          capacity, out, mem, MemorySegment.NULL));
+      int st = withSegments(() -> calls.probe(join, keys, hashes, n, probeRows, buildRows, capacity, mem, out));
       long count = out.get(JAVA_LONG, 0);
       if (st == Status.INVALID_ARGUMENT && count > capacity) {
         return count;
@@ -522,12 +522,11 @@ public final class Native {
   }
 
   /** Semi (anti = false) or anti join: writes the probe rows; returns how many. */
-  public static long joinSemi(long join, MemorySegment keys, MemorySegment hashes, long n, boolean anti,
-      MemorySegment rows, int mem) {
+  public static long joinSemi(JoinCalls calls, long join, MemorySegment keys, MemorySegment hashes, long n,
+      boolean anti, MemorySegment rows, int mem) {
     try (Arena a = Arena.ofConfined()) {
       MemorySegment out = a.allocate(JAVA_LONG);
-      check(withSegments(() -> wixlib_h.wx_join_semi(ptr(join), keys, hashes, n, anti ? 1 : 0, rows, out, mem,
-          MemorySegment.NULL)));
+      check(withSegments(() -> calls.semi(join, keys, hashes, n, anti ? 1 : 0, rows, mem, out)));
       return out.get(JAVA_LONG, 0);
     }
   }

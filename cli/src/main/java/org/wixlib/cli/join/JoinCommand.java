@@ -46,9 +46,10 @@ import picocli.CommandLine.Spec;
           + " (org.wixlib.Join) and with a java.util.HashMap join, and checks that every kind gives the"
           + " HashMap join's match count and pair checksum (a mismatch: exit 1).",
       "",
-      "Columns: build_ms = building the join from the build column (end to end). probe_ms = the probe"
-          + " through Java, int[] in and the pairs (or rows) written into int[] arrays the probes reuse, every"
-          + " copy included; probe_mrows_s = probe rows"
+      "Columns: memory = where the key columns and outputs live (--memory). build_ms = building the join from"
+          + " the build column (end to end). probe_ms = the probe"
+          + " through Java, the keys in and the pairs (or rows) written into arrays (or off-heap memory) the probes"
+          + " reuse, every copy included; probe_mrows_s = probe rows"
           + " per second from it. kernel_ms = the library's own time of the probe without the copies of"
           + " the caller's arrays (GPU kinds: CUDA events, device time; cpu: native wall time);"
           + " table_ms = the table lookups in it (GPU kinds). hash_ms = hashing the probe column alone"
@@ -76,7 +77,8 @@ import picocli.CommandLine.Spec;
       "  wixlib join --sf 1 --kind glht,hive,cpu",
       "  wixlib join --sf 10 --kind glht --query orders_lineitem,part_lineitem --format csv",
       "  wixlib join --sf 0.01 --kind cpu --format json",
-      "  wixlib join --sf 10 --kind glht,hive,cpu --baseline duckdb"
+      "  wixlib join --sf 10 --kind glht,hive,cpu --baseline duckdb",
+      "  wixlib join --sf 10 --kind glht,hive --memory heap,native --baseline duckdb"
     })
 public final class JoinCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -101,6 +103,12 @@ public final class JoinCommand implements Callable<Integer> {
   @Option(names = "--warmup", paramLabel = "W", defaultValue = "1",
       description = "Unmeasured probes before them (default: ${DEFAULT-VALUE}).")
   int warmup;
+
+ @Option(names = "--memory", paramLabel = "M", split = ",", defaultValue = "heap",
+      description = "Where the key columns and the outputs live, one row per kind and memory: heap (int[] in, pairs"
+          + " into int[]), native (off-heap memory, as Arrow-style columns; ordinary memory, not page-locked)."
+          + " Default: ${DEFAULT-VALUE}.")
+  List<String> memoryNames = new ArrayList<>();
 
   @Option(names = "--java-reps", paramLabel = "R", defaultValue = "1",
       description = "Runs of the Java HashMap join per query (the first run checks; default: ${DEFAULT-VALUE}).")
@@ -156,10 +164,19 @@ public final class JoinCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     queries = new ArrayList<>(new LinkedHashSet<>(queries));
+    List<JoinColumns.Memory> memories = new ArrayList<>();
+    try {
+      for (String m : memoryNames) {
+        memories.add(JoinColumns.Memory.parse(m));
+      }
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--memory: " + e.getMessage());
+    }
+    memories = new ArrayList<>(new LinkedHashSet<>(memories));
     List<TableKind> kinds = this.kinds.kinds();
     table.checkSharding(kinds);
 
-    Report r = new Report("results", "query", "kind", "build_rows", "probe_rows", "matches", "check", "build_ms",
+    Report r = new Report("results", "query", "kind", "memory", "build_rows", "probe_rows", "matches", "check", "build_ms",
         "probe_ms", "total_ms", "probe_mrows_s", "kernel_ms", "kernel_mrows_s", "table_ms", "hash_ms",
         "prehashed_kernel_ms", "prehashed_table_ms", "speedup", "kernel_speedup", "duckdb_speedup");
     header(r, kinds, queries);
@@ -185,9 +202,10 @@ public final class JoinCommand implements Callable<Integer> {
     r.field("rows", rows);
 
     int mismatches = 0;
-    Map<TableKind, List<double[]>> speedups = new LinkedHashMap<>();
+    Map<String, List<double[]>> speedups = new LinkedHashMap<>();
     Map<TableKind, List<double[]>> prehash = new LinkedHashMap<>();
     Map<String, List<double[]>> overDuck = new LinkedHashMap<>();
+    r.field("memory", memories.stream().map(JoinColumns.Memory::label).toList());
     try (DuckDbJoin duck = duckDriver == null ? null : new DuckDbJoin(duckDriver, threads, output)) {
       if (duck != null) {
         r.field("baseline", "duckdb " + duck.version() + " (org.duckdb:duckdb_jdbc from " + duckDriver.source()
@@ -196,7 +214,7 @@ public final class JoinCommand implements Callable<Integer> {
         r.field("duckdb_load_s", round(duck.load(data, queries)));
       }
       for (JoinQuery q : queries) {
-        mismatches += query(r, q, data, kinds, unavailable, duck, speedups, prehash, overDuck);
+        mismatches += query(r, q, data, kinds, memories, unavailable, duck, speedups, prehash, overDuck);
       }
     }
     summary(r, speedups, prehash, overDuck);
@@ -211,9 +229,9 @@ public final class JoinCommand implements Callable<Integer> {
    * One core: the HashMap join (the reference), DuckDB when it runs, then each kind, one row each; the
    * speed-ups go into the maps for the summary. Returns the rows whose results differ from the reference.
    */
-  private int query(Report r, JoinQuery q, TpchColumns data, List<TableKind> kinds, Map<TableKind, String> unavailable,
-      DuckDbJoin duck, Map<TableKind, List<double[]>> speedups, Map<TableKind, List<double[]>> prehash,
-      Map<String, List<double[]>> overDuck) throws SQLException {
+  private int query(Report r, JoinQuery q, TpchColumns data, List<TableKind> kinds, List<JoinColumns.Memory> memories,
+      Map<TableKind, String> unavailable, DuckDbJoin duck, Map<String, List<double[]>> speedups,
+      Map<TableKind, List<double[]>> prehash, Map<String, List<double[]>> overDuck) throws SQLException {
     int mismatches = 0;
     int[] build = q.buildKeys(data), probe = q.probeKeys(data);
     output.progress("join " + q.id + ": java HashMap (" + build.length + " build, " + probe.length + " probe rows)");
@@ -237,7 +255,7 @@ public final class JoinCommand implements Callable<Integer> {
       duckRun = duck.time(q, warmup, reps);
     }
     Double duckMs = duckRun == null ? null : duckRun.millis();
-    r.row(q.id, "java-hashmap", build.length, probe.length, java.matches(), "reference", round(Throughput.median(javaBuild)),
+    r.row(q.id, "java-hashmap", "heap", build.length, probe.length, java.matches(), "reference", round(Throughput.median(javaBuild)),
         round(javaMs), round(javaTotal), mrows(probe.length, javaMs), null, null, null, null, null, null, null, null,
         overDuck(overDuck, "java-hashmap", duckMs, javaTotal));
     if (duckRun != null) {
@@ -247,39 +265,54 @@ public final class JoinCommand implements Callable<Integer> {
         output.progress("join " + q.id + " duckdb: MISMATCH: " + duckRun.count() + " rows counted, java HashMap join "
             + java.matches());
       }
-      r.row(q.id, "duckdb", build.length, probe.length, duckRun.count(), ok ? "ok" : "MISMATCH", null, null,
+      r.row(q.id, "duckdb", null, build.length, probe.length, duckRun.count(), ok ? "ok" : "MISMATCH", null, null,
           round(duckRun.millis()), null, null, null, null, null, null, null, null, null, null);
     }
     for (TableKind kind : kinds) {
-      String name = Texts.kindName(kind);
-      if (unavailable.containsKey(kind)) {
-        r.row(q.id, name, build.length, probe.length, null, "unavailable", null, null, null, null, null, null, null,
-            null, null, null, null, null, null);
-        continue;
+      for (JoinColumns.Memory memory : memories) {
+        mismatches += kindRow(r, q, kind, memory, build, probe, unavailable, java, javaMs, duckMs, speedups, prehash,
+            overDuck);
       }
-      output.progress("join " + q.id + ": " + name);
-      Measured m = measure(kind, q, build, probe);
-      boolean ok = m.matches == java.matches() && m.checksum == java.checksum();
-      if (!ok) {
-        mismatches++;
-        output.progress("join " + q.id + " " + name + ": MISMATCH: " + m.matches + " matches (checksum " + m.checksum
-            + "), java HashMap join " + java.matches() + " (checksum " + java.checksum() + ")");
-      }
-      speedups.computeIfAbsent(kind, k -> new ArrayList<>()).add(new double[] {javaMs / m.probeMs, javaMs / m.kernelMs});
-      if (m.prehashedKernelMs != null) {
-        prehash.computeIfAbsent(kind, k -> new ArrayList<>())
-            .add(new double[] {m.kernelMs, m.prehashedKernelMs, m.hashMs, m.tableMs == null ? Double.NaN : m.tableMs,
-                m.prehashedTableMs == null ? Double.NaN : m.prehashedTableMs});
-      }
-      double total = m.buildMs + m.probeMs;
-      r.row(q.id, name, build.length, probe.length, m.matches, ok ? "ok" : "MISMATCH", round(m.buildMs),
-          round(m.probeMs), round(total), mrows(probe.length, m.probeMs), round(m.kernelMs),
-          mrows(probe.length, m.kernelMs), m.tableMs == null ? null : round(m.tableMs),
-          m.hashMs == null ? null : round(m.hashMs), m.prehashedKernelMs == null ? null : round(m.prehashedKernelMs),
-          m.prehashedTableMs == null ? null : round(m.prehashedTableMs), round(javaMs / m.probeMs),
-          round(javaMs / m.kernelMs), overDuck(overDuck, name, duckMs, total));
     }
     return mismatches;
+  }
+
+  /** One kind on one memory path: its row, its speed-ups recorded; returns 1 when its result differs. */
+  private int kindRow(Report r, JoinQuery q, TableKind kind, JoinColumns.Memory memory, int[] build, int[] probe,
+      Map<TableKind, String> unavailable, JavaHashJoin.Result java, double javaMs, Double duckMs,
+      Map<String, List<double[]>> speedups, Map<TableKind, List<double[]>> prehash,
+      Map<String, List<double[]>> overDuck) {
+    String kindName = Texts.kindName(kind);
+    String name = memory == JoinColumns.Memory.HEAP ? kindName : kindName + "-" + memory.label();
+    if (unavailable.containsKey(kind)) {
+      r.row(q.id, kindName, memory.label(), build.length, probe.length, null, "unavailable", null, null, null, null,
+          null, null, null, null, null, null, null, null, null, null);
+      return 0;
+    }
+    output.progress("join " + q.id + ": " + name);
+    Measured m;
+    try (JoinColumns cols = JoinColumns.of(memory, q, build, probe)) {
+      m = measure(kind, q, cols, memory == JoinColumns.Memory.HEAP ? probe : null);
+    }
+    boolean ok = m.matches == java.matches() && m.checksum == java.checksum();
+    if (!ok) {
+      output.progress("join " + q.id + " " + name + ": MISMATCH: " + m.matches + " matches (checksum " + m.checksum
+          + "), java HashMap join " + java.matches() + " (checksum " + java.checksum() + ")");
+    }
+    speedups.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {javaMs / m.probeMs, javaMs / m.kernelMs});
+    if (m.prehashedKernelMs != null) {
+      prehash.computeIfAbsent(kind, k -> new ArrayList<>())
+          .add(new double[] {m.kernelMs, m.prehashedKernelMs, m.hashMs, m.tableMs == null ? Double.NaN : m.tableMs,
+              m.prehashedTableMs == null ? Double.NaN : m.prehashedTableMs});
+    }
+    double total = m.buildMs + m.probeMs;
+    r.row(q.id, kindName, memory.label(), build.length, probe.length, m.matches, ok ? "ok" : "MISMATCH", round(m.buildMs),
+        round(m.probeMs), round(total), mrows(probe.length, m.probeMs), round(m.kernelMs),
+        mrows(probe.length, m.kernelMs), m.tableMs == null ? null : round(m.tableMs),
+        m.hashMs == null ? null : round(m.hashMs), m.prehashedKernelMs == null ? null : round(m.prehashedKernelMs),
+        m.prehashedTableMs == null ? null : round(m.prehashedTableMs), round(javaMs / m.probeMs),
+        round(javaMs / m.kernelMs), overDuck(overDuck, name, duckMs, total));
+    return ok ? 0 : 1;
   }
 
   /** DuckDB's time over a row's build + probe time (recorded for the summary); null without DuckDB. */
@@ -305,18 +338,33 @@ public final class JoinCommand implements Callable<Integer> {
     Double prehashedTableMs;
   }
 
-  private Measured measure(TableKind kind, JoinQuery q, int[] build, int[] probe) {
+  /**
+   * Builds (--warmup + --reps times, the last join kept) and probes one core from cols; times are medians.
+   * heapProbe: the probe column as int[] for the pre-hashed probes (heap path only), else null.
+   */
+  private Measured measure(TableKind kind, JoinQuery q, JoinColumns cols, int[] heapProbe) {
     Measured m = new Measured();
-    long t0 = System.nanoTime();
-    try (Join j = table.place(Join.builder().kind(kind).build(q.build), kind).threads(threads).build(build)) {
-      m.buildMs = (System.nanoTime() - t0) / 1e6;
+    List<Double> builds = new ArrayList<>();
+    Join j = null;
+    try {
+      for (int i = 0; i < warmup + reps; i++) {
+        if (j != null) {
+          j.close();
+          j = null;
+        }
+        long t0 = System.nanoTime();
+        j = cols.build(table.place(Join.builder().kind(kind).build(q.build), kind).threads(threads));
+        if (i >= warmup) {
+          builds.add((System.nanoTime() - t0) / 1e6);
+        }
+      }
+      m.buildMs = Throughput.median(builds);
       List<Double> e2e = new ArrayList<>(), kernel = new ArrayList<>(), tbl = new ArrayList<>();
-      Outputs out = new Outputs(j, q, probe);
       for (int i = 0; i < warmup + reps; i++) {
         long s = System.nanoTime();
-        long count = out.probe(j, q, probe);
+        long count = cols.probe(j);
         double ms = (System.nanoTime() - s) / 1e6; // the checksum below is not part of the probe's time
-        long[] result = out.tally(q, count);
+        long[] result = cols.tally(count);
         JoinStats st = j.stats();
         if (i == 0) {
           m.matches = result[0];
@@ -333,45 +381,15 @@ public final class JoinCommand implements Callable<Integer> {
       m.probeMs = Throughput.median(e2e);
       m.kernelMs = Throughput.median(kernel);
       m.tableMs = kind.isGpu() ? Throughput.median(tbl) : null;
-      if (q.result == JoinQuery.Result.PAIRS && kind != TableKind.HIVE) {
-        prehashed(j, kind, q, probe, m);
+      if (heapProbe != null && q.result == JoinQuery.Result.PAIRS && kind != TableKind.HIVE) {
+        prehashed(j, kind, q, heapProbe, m);
+      }
+    } finally {
+      if (j != null) {
+        j.close();
       }
     }
     return m;
-  }
-
-  /**
-   * Arrays the measured probes write into, as a caller that reuses them would: sized once (a UNIQUE
-   * build gives at most one pair per probe row, a MULTI build's count is asked first, untimed).
-   */
-  private static final class Outputs {
-    final int[] a;
-    final int[] b;
-
-    Outputs(Join j, JoinQuery q, int[] probe) {
-      int room = q.result == JoinQuery.Result.PAIRS && q.build == Join.Build.MULTI
-          ? Math.toIntExact(j.count(probe)) : probe.length;
-      a = new int[room];
-      b = q.result == JoinQuery.Result.PAIRS ? new int[room] : null;
-    }
-
-    /** The query's probe into the arrays; returns the pairs (or rows) written. */
-    long probe(Join j, JoinQuery q, int[] probe) {
-      long n = switch (q.result) {
-        case PAIRS -> j.probe(probe, a, b);
-        case SEMI -> j.semi(probe, false, a);
-        default -> j.semi(probe, true, a);
-      };
-      if (n > a.length) {
-        throw new IllegalStateException("the probe gave " + n + " pairs, more than the " + a.length + " counted");
-      }
-      return n;
-    }
-
-    /** {matches, checksum} of the last probe. */
-    long[] tally(JoinQuery q, long count) {
-      return new long[] {count, JoinQuery.checksum(a, b, (int) count)};
-    }
   }
 
   /** Decoupled hashing: the probe column hashed once, then probes that take the hashes. */
@@ -443,10 +461,10 @@ public final class JoinCommand implements Callable<Integer> {
   }
 
   /** Geometric-mean speed-ups per kind, and whether pre-hashing paid, from the measured rows. */
-  private static void summary(Report r, Map<TableKind, List<double[]>> speedups, Map<TableKind, List<double[]>> prehash,
+  private static void summary(Report r, Map<String, List<double[]>> speedups, Map<TableKind, List<double[]>> prehash,
       Map<String, List<double[]>> overDuck) {
     for (var e : speedups.entrySet()) {
-      String k = Texts.kindName(e.getKey());
+      String k = e.getKey().replace('-', '_');
       r.field("speedup_vs_java_" + k, round(Summary.geomean(e.getValue(), 0)));
       r.field("kernel_speedup_vs_java_" + k, round(Summary.geomean(e.getValue(), 1)));
     }

@@ -122,6 +122,44 @@ class JoinCommandTest {
   }
 
   @Test
+  void nativeMemoryRowsGiveTheSameResults() {
+    Cli r = Cli.run("join", "--sf", "0.01", "--kind", "cpu", "--memory", "heap,native", "--reps", "1", "--warmup", "0",
+        "--format", "json");
+    assertEquals(0, r.code, r.toString());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> o = (Map<String, Object>) Json.read(r.out);
+    assertEquals(List.of("heap", "native"), o.get("memory"));
+    List<?> rows = (List<?>) o.get("results");
+    assertEquals(3 * JoinQuery.values().length, rows.size());
+    Map<String, Object> heapMatches = new java.util.HashMap<>();
+    int native_ = 0;
+    for (Object x : rows) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> row = (Map<String, Object>) x;
+      if (!"cpu".equals(row.get("kind"))) {
+        continue;
+      }
+      assertEquals("ok", row.get("check"), row.toString());
+      if ("heap".equals(row.get("memory"))) {
+        heapMatches.put((String) row.get("query"), row.get("matches"));
+      } else {
+        assertEquals("native", row.get("memory"), row.toString());
+        assertEquals(heapMatches.get((String) row.get("query")), row.get("matches"), row.toString());
+        native_++;
+      }
+    }
+    assertEquals(JoinQuery.values().length, native_);
+    assertTrue(o.containsKey("speedup_vs_java_cpu_native"), r.out);
+  }
+
+  @Test
+  void unknownMemoryIsAUsageError() {
+    Cli r = Cli.run("join", "--sf", "0.01", "--kind", "cpu", "--memory", "disk");
+    assertEquals(2, r.code, r.toString());
+    assertTrue(r.err.contains("unknown memory 'disk'"), r.err);
+  }
+
+  @Test
   void unknownQueryIsAUsageError() {
     Cli r = Cli.run("join", "--sf", "0.01", "--kind", "cpu", "--query", "q99");
     assertEquals(2, r.code, r.toString());

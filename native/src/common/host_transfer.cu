@@ -1,0 +1,138 @@
+// Host <-> device copies through page-locked slots kept per device (see host_transfer.cuh).
+#include "common/host_transfer.cuh"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "common/cuda_util.cuh"
+#include "common/device.hpp"
+#include "cpu/thread_pool.hpp"
+
+namespace wx::dev {
+
+namespace {
+
+constexpr uint64_t kSlotBytes = uint64_t(16) << 20;  // 0.3 ms of DMA: a pipeline step
+constexpr unsigned kSlots = 3;                        // fill one, DMA one, one spare
+constexpr uint64_t kDirectBelow = uint64_t(1) << 20;  // the driver's own staging is as fast here
+constexpr uint64_t kCopyGrain = uint64_t(1) << 20;    // bytes per copy-thread task
+
+class Slots {
+ public:
+  explicit Slots(int device) : device_(device) {}
+  // Never destroyed: the process's exit may run after the CUDA runtime is gone.
+
+  // False when the OS would not lock the slots' memory (the caller then copies directly).
+  bool usable() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return ensure();
+  }
+
+  void upload(char* dst, const char* src, uint64_t bytes, cudaStream_t st) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (uint64_t at = 0, k = 0; at < bytes; at += kSlotBytes, ++k) {
+      const unsigned s = unsigned(k % kSlots);
+      const uint64_t len = std::min(kSlotBytes, bytes - at);
+      WX_CUDA(cudaEventSynchronize(done_[s]));  // the slot's earlier copy has left it
+      copy(host_[s], src + at, len);
+      WX_CUDA(cudaMemcpyAsync(dst + at, host_[s], len, cudaMemcpyHostToDevice, st));
+      WX_CUDA(cudaEventRecord(done_[s], st));
+    }
+  }
+
+  void download(char* dst, const char* src, uint64_t bytes, cudaStream_t st) {
+    std::lock_guard<std::mutex> lock(mu_);
+    const uint64_t chunks = (bytes + kSlotBytes - 1) / kSlotBytes;
+    auto len = [&](uint64_t k) { return std::min(kSlotBytes, bytes - k * kSlotBytes); };
+    auto queue = [&](uint64_t k) {
+      const unsigned s = unsigned(k % kSlots);
+      WX_CUDA(cudaEventSynchronize(done_[s]));
+      WX_CUDA(cudaMemcpyAsync(host_[s], src + k * kSlotBytes, len(k), cudaMemcpyDeviceToHost, st));
+      WX_CUDA(cudaEventRecord(done_[s], st));
+    };
+    for (uint64_t k = 0; k < std::min<uint64_t>(chunks, kSlots); ++k) queue(k);
+    for (uint64_t k = 0; k < chunks; ++k) {
+      const unsigned s = unsigned(k % kSlots);
+      WX_CUDA(cudaEventSynchronize(done_[s]));
+      copy(dst + k * kSlotBytes, host_[s], len(k));
+      if (k + kSlots < chunks) queue(k + kSlots);
+    }
+  }
+
+ private:
+  bool ensure() {
+    if (pool_) return true;
+    if (refused_) return false;
+    DeviceScope scope(device_);
+    for (unsigned s = 0; s < kSlots; ++s) {
+      if (!host_[s]) {
+        try {
+          host_[s] = static_cast<char*>(host_alloc(kSlotBytes));
+        } catch (const Error&) {
+          refused_ = true;  // kept: asking the OS again on every call would cost each call its refusal
+          return false;
+        }
+      }
+      if (!done_[s]) WX_CUDA(cudaEventCreateWithFlags(&done_[s], cudaEventDisableTiming));
+    }
+    pool_ = std::make_unique<cpu::ThreadPool>(staging_threads(0));
+    return true;
+  }
+
+  void copy(char* dst, const char* src, uint64_t bytes) {
+    const uint64_t tasks = (bytes + kCopyGrain - 1) / kCopyGrain;
+    if (tasks < 2) {
+      std::memcpy(dst, src, bytes);
+      return;
+    }
+    pool_->parallel_for(tasks, 1, [&](uint64_t b, uint64_t e, unsigned) {
+      for (uint64_t t = b; t < e; ++t) {
+        const uint64_t at = t * kCopyGrain;
+        std::memcpy(dst + at, src + at, std::min(kCopyGrain, bytes - at));
+      }
+    });
+  }
+
+  const int device_;
+  std::mutex mu_;
+  bool refused_ = false;
+  char* host_[kSlots] = {};
+  cudaEvent_t done_[kSlots] = {};
+  std::unique_ptr<cpu::ThreadPool> pool_;
+};
+
+Slots& slots_of(int device) {
+  static std::mutex mu;
+  static auto* all = new std::map<int, Slots*>();  // never freed, like the slots
+  std::lock_guard<std::mutex> lock(mu);
+  Slots*& s = (*all)[device];
+  if (!s) s = new Slots(device);
+  return *s;
+}
+
+}  // namespace
+
+void upload(int device, void* dst, const void* src, uint64_t bytes, cudaStream_t st) {
+  if (bytes == 0) return;
+  if (bytes < kDirectBelow || is_page_locked(src, bytes) || !slots_of(device).usable()) {
+    WX_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, st));
+    return;
+  }
+  slots_of(device).upload(static_cast<char*>(dst), static_cast<const char*>(src), bytes, st);
+}
+
+void download(int device, void* dst, const void* src, uint64_t bytes, cudaStream_t st) {
+  if (bytes == 0) return;
+  if (bytes < kDirectBelow || is_page_locked(dst, bytes) || !slots_of(device).usable()) {
+    WX_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, st));
+    WX_CUDA(cudaStreamSynchronize(st));
+    return;
+  }
+  slots_of(device).download(static_cast<char*>(dst), static_cast<const char*>(src), bytes, st);
+}
+
+}  // namespace wx::dev
