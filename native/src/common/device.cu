@@ -169,8 +169,8 @@ uint64_t retrieve_all_to_host(Table& table, void* keys, void* values, uint64_t c
   DeviceArray<char> k(count * elem_bytes), v(count * elem_bytes);
   uint64_t n = table.retrieve_all(k.get(), v.get(), stream);
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (keys) download(device, keys, k.get(), n * elem_bytes, s);
-  if (values) download(device, values, v.get(), n * elem_bytes, s);
+  if (keys) download(device, keys, k.get(), n * elem_bytes, s, staging_threads(0));
+  if (values) download(device, values, v.get(), n * elem_bytes, s, staging_threads(0));
   WX_CUDA(cudaStreamSynchronize(s));
   return n;
 }

@@ -32,8 +32,14 @@ class Slots {
     return ensure();
   }
 
-  void upload(char* dst, const char* src, uint64_t bytes, cudaStream_t st) {
+  // The copy threads of the next transfer (the pool is made again when the count changes).
+  void use_threads(unsigned threads) {
+    if (!pool_ || pool_->size() != threads) pool_ = std::make_unique<cpu::ThreadPool>(threads);
+  }
+
+  void upload(char* dst, const char* src, uint64_t bytes, cudaStream_t st, unsigned threads) {
     std::lock_guard<std::mutex> lock(mu_);
+    use_threads(threads);
     for (uint64_t at = 0, k = 0; at < bytes; at += kSlotBytes, ++k) {
       const unsigned s = unsigned(k % kSlots);
       const uint64_t len = std::min(kSlotBytes, bytes - at);
@@ -44,8 +50,9 @@ class Slots {
     }
   }
 
-  void download(char* dst, const char* src, uint64_t bytes, cudaStream_t st) {
+  void download(char* dst, const char* src, uint64_t bytes, cudaStream_t st, unsigned threads) {
     std::lock_guard<std::mutex> lock(mu_);
+    use_threads(threads);
     const uint64_t chunks = (bytes + kSlotBytes - 1) / kSlotBytes;
     auto len = [&](uint64_t k) { return std::min(kSlotBytes, bytes - k * kSlotBytes); };
     auto queue = [&](uint64_t k) {
@@ -65,7 +72,7 @@ class Slots {
 
  private:
   bool ensure() {
-    if (pool_) return true;
+    if (ready_) return true;
     if (refused_) return false;
     DeviceScope scope(device_);
     for (unsigned s = 0; s < kSlots; ++s) {
@@ -79,7 +86,7 @@ class Slots {
       }
       if (!done_[s]) WX_CUDA(cudaEventCreateWithFlags(&done_[s], cudaEventDisableTiming));
     }
-    pool_ = std::make_unique<cpu::ThreadPool>(staging_threads(0));
+    ready_ = true;
     return true;
   }
 
@@ -99,7 +106,7 @@ class Slots {
 
   const int device_;
   std::mutex mu_;
-  bool refused_ = false;
+  bool ready_ = false, refused_ = false;
   char* host_[kSlots] = {};
   cudaEvent_t done_[kSlots] = {};
   std::unique_ptr<cpu::ThreadPool> pool_;
@@ -116,23 +123,23 @@ Slots& slots_of(int device) {
 
 }  // namespace
 
-void upload(int device, void* dst, const void* src, uint64_t bytes, cudaStream_t st) {
+void upload(int device, void* dst, const void* src, uint64_t bytes, cudaStream_t st, unsigned threads) {
   if (bytes == 0) return;
   if (bytes < kDirectBelow || is_page_locked(src, bytes) || !slots_of(device).usable()) {
     WX_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, st));
     return;
   }
-  slots_of(device).upload(static_cast<char*>(dst), static_cast<const char*>(src), bytes, st);
+  slots_of(device).upload(static_cast<char*>(dst), static_cast<const char*>(src), bytes, st, threads);
 }
 
-void download(int device, void* dst, const void* src, uint64_t bytes, cudaStream_t st) {
+void download(int device, void* dst, const void* src, uint64_t bytes, cudaStream_t st, unsigned threads) {
   if (bytes == 0) return;
   if (bytes < kDirectBelow || is_page_locked(dst, bytes) || !slots_of(device).usable()) {
     WX_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, st));
     WX_CUDA(cudaStreamSynchronize(st));
     return;
   }
-  slots_of(device).download(static_cast<char*>(dst), static_cast<const char*>(src), bytes, st);
+  slots_of(device).download(static_cast<char*>(dst), static_cast<const char*>(src), bytes, st, threads);
 }
 
 }  // namespace wx::dev

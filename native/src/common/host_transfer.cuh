@@ -10,11 +10,12 @@
 
 namespace wx::dev {
 
-// Copies bytes from host src to device dst, ordered on stream st. Returns once src may be reused;
-// the device side may still be in flight on st.
-void upload(int device, void* dst, const void* src, uint64_t bytes, cudaStream_t st);
+// Copies bytes from host src to device dst, ordered on stream st, with `threads` copy threads
+// (staging_threads of wx_config threads). Returns once src may be reused; the device side may still be
+// in flight on st.
+void upload(int device, void* dst, const void* src, uint64_t bytes, cudaStream_t st, unsigned threads);
 
 // Copies bytes from device src (after the work queued on st) to host dst; returns when dst holds them.
-void download(int device, void* dst, const void* src, uint64_t bytes, cudaStream_t st);
+void download(int device, void* dst, const void* src, uint64_t bytes, cudaStream_t st, unsigned threads);
 
 }  // namespace wx::dev

@@ -45,9 +45,10 @@ using TableMaker = std::function<Table&(uint64_t capacity)>;
 
 std::unique_ptr<Engine> make_host_engine(const TableMaker& make_table, int32_t key_bits, int32_t build,
                                          const void* keys, uint64_t n);
-// keys in host or device memory (mem); stream: the table's stream. CUDA builds only (else NO_DEVICE).
-std::unique_ptr<Engine> make_device_engine(const TableMaker& make_table, int device, int32_t build, const void* keys,
-                                           uint64_t n, int32_t mem, void* stream);
+// keys in host or device memory (mem); stream: the table's stream; copy_threads: of host columns'
+// transfers. CUDA builds only (else NO_DEVICE).
+std::unique_ptr<Engine> make_device_engine(const TableMaker& make_table, int device, unsigned copy_threads,
+                                           int32_t build, const void* keys, uint64_t n, int32_t mem, void* stream);
 // A join over config.shards (resolved) inner joins, one per shard on its device (sharded_join.cpp); keys
 // in host or device memory (device keys are copied through host memory after the work queued on
 // `stream`).

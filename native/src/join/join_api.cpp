@@ -1,5 +1,6 @@
 // C API of the joins (wx_join_*): argument checks, the join's table, the engine of its memory space.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -23,6 +24,10 @@ struct wx_join {
 };
 
 namespace {
+
+// Load factor a GPU join's table is built at (see DESIGN.md, Decisions): a join's table lives for a few
+// probes, and at the kinds' default limits (0.9, 0.95) inserts and lookups probe far longer.
+constexpr double kJoinLoad = 0.5;
 
 using wx::api::guarded;
 using wx::api::is_gpu_kind;
@@ -102,17 +107,27 @@ int32_t wx_join_create(const wx_config* config, int32_t build, const void* build
       return WX_OK;
     }
     wx_join* raw = j.get();
-    const wx::join::TableMaker make_table = [raw](uint64_t capacity) -> wx::Table& {
+    const wx::join::TableMaker make_table = [raw, gpu](uint64_t capacity) -> wx::Table& {
       wx_config c = raw->config;
       c.capacity = std::max<uint64_t>(capacity, 1);
       if (raw->table) wx::fail(WX_ERR_INTERNAL, "join table made twice");
-      const int32_t made = wx_table_create(&c, &raw->table);
+      // GPU kinds: room for the keys at kJoinLoad (when below max_load_factor), as the table's own
+      // sizing would give at that limit; where the device lacks the memory, the table at its limit.
+      const uint64_t exact = c.capacity;
+      if (gpu && c.max_load_factor > kJoinLoad)
+        c.capacity = static_cast<uint64_t>(std::ceil(static_cast<double>(exact) * c.max_load_factor / kJoinLoad));
+      int32_t made = wx_table_create(&c, &raw->table);
+      if (made == WX_ERR_OUT_OF_MEMORY && c.capacity != exact) {
+        c.capacity = exact;
+        made = wx_table_create(&c, &raw->table);
+      }
       if (made != WX_OK) wx::fail(static_cast<wx_status>(made), wx::api::last_error());
       return wx::api::table_of(raw->table);
     };
     if (gpu) {
       j->stream = wx::dev::stream_create(j->config.device);
-      j->engine = wx::join::make_device_engine(make_table, j->config.device, build, build_keys, n, mem,
+      j->engine = wx::join::make_device_engine(make_table, j->config.device,
+                                               wx::dev::staging_threads(j->config.threads), build, build_keys, n, mem,
                                                stream ? stream : j->stream);
     } else {
       j->engine = wx::join::make_host_engine(make_table, j->config.key_bits, build, build_keys, n);

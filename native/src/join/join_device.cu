@@ -143,9 +143,9 @@ struct Scratch {
 
 class DeviceEngine final : public Engine {
  public:
-  DeviceEngine(const TableMaker& make_table, int device, int32_t build, const void* keys, uint64_t n, int32_t mem,
-               void* stream)
-      : device_(device), multi_(build == WX_JOIN_MULTI), rows_(n) {
+  DeviceEngine(const TableMaker& make_table, int device, unsigned copy_threads, int32_t build, const void* keys,
+               uint64_t n, int32_t mem, void* stream)
+      : device_(device), copy_threads_(copy_threads), multi_(build == WX_JOIN_MULTI), rows_(n) {
     DeviceScope scope(device_);
     WX_CUDA(cudaEventCreate(&ev0_));
     WX_CUDA(cudaEventCreate(&ev1_));
@@ -159,7 +159,7 @@ class DeviceEngine final : public Engine {
     DeviceArray<uint32_t> staged;
     if (mem == WX_MEM_HOST) {
       staged = DeviceArray<uint32_t>(n);
-      dev::upload(device_, staged.get(), keys, n * 4, st);
+      dev::upload(device_, staged.get(), keys, n * 4, st, copy_threads_);
       dk = staged.get();
     }
     trace.step("keys to device");
@@ -214,8 +214,8 @@ class DeviceEngine final : public Engine {
       WX_CUDA_LAUNCHED("k_write_pairs");
       WX_CUDA(cudaEventRecord(ev1_, st));
       if (p.mem == WX_MEM_HOST) {
-        dev::download(device_, probe_rows, pr, total * 4, st);
-        dev::download(device_, build_rows, br, total * 4, st);
+        dev::download(device_, probe_rows, pr, total * 4, st, copy_threads_);
+        dev::download(device_, build_rows, br, total * 4, st, copy_threads_);
       }
     }
     finish(st);
@@ -232,7 +232,7 @@ class DeviceEngine final : public Engine {
       k_write_rows<<<grid_for(p.n), kBlock, 0, st>>>(pos_.a.get(), cnt_.a.get(), p.n, out);
       WX_CUDA_LAUNCHED("k_write_rows");
       WX_CUDA(cudaEventRecord(ev1_, st));
-      if (p.mem == WX_MEM_HOST) dev::download(device_, rows, out, total * 4, st);
+      if (p.mem == WX_MEM_HOST) dev::download(device_, rows, out, total * 4, st, copy_threads_);
     }
     finish(st);
     return last_matches_ = total;
@@ -356,11 +356,11 @@ class DeviceEngine final : public Engine {
     const uint64_t* hashes = p.hashes;
     if (p.mem == WX_MEM_HOST && p.n) {
       uint32_t* k = keys_.get(p.n);
-      dev::upload(device_, k, keys, p.n * 4, st);
+      dev::upload(device_, k, keys, p.n * 4, st, copy_threads_);
       keys = k;
       if (hashes) {
         uint64_t* h = hashes_.get(p.n);
-        dev::upload(device_, h, hashes, p.n * 8, st);
+        dev::upload(device_, h, hashes, p.n * 8, st, copy_threads_);
         hashes = h;
       }
     }
@@ -435,6 +435,7 @@ class DeviceEngine final : public Engine {
 
   Table* table_ = nullptr;  // the join's table, made once the distinct keys are known
   int device_;
+  unsigned copy_threads_;  // of host columns' transfers (common/host_transfer.cuh)
   bool multi_;
   uint64_t rows_, distinct_ = 0, last_matches_ = 0;
   double last_ms_ = 0.0, last_table_ms_ = 0.0;
@@ -449,9 +450,9 @@ class DeviceEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_device_engine(const TableMaker& make_table, int device, int32_t build, const void* keys,
-                                           uint64_t n, int32_t mem, void* stream) {
-  return std::make_unique<DeviceEngine>(make_table, device, build, keys, n, mem, stream);
+std::unique_ptr<Engine> make_device_engine(const TableMaker& make_table, int device, unsigned copy_threads,
+                                           int32_t build, const void* keys, uint64_t n, int32_t mem, void* stream) {
+  return std::make_unique<DeviceEngine>(make_table, device, copy_threads, build, keys, n, mem, stream);
 }
 
 }  // namespace wx::join

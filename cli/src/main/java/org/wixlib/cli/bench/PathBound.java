@@ -16,6 +16,9 @@ import org.wixlib.LinkRates;
  *       of the host copy's and the DMA's.
  *   <li>device: nothing crosses the link; the kernel is the bound, so the row's own kernel rate.
  * </ul>
+ *
+ * <p>A host path also never passes the kernel behind it: when the run measured the device path, the
+ * bound of a host path is at most the device row's rate for the same op.
  */
 public final class PathBound {
   private PathBound() {}
@@ -59,9 +62,9 @@ public final class PathBound {
   }
 
   /**
-   * The bound in G ops/s of an op with this traffic on the path; for the device path the kernel's own
-   * rate (kernelGops). Null when there is no bound: no link rates (cpu kind), a rate not measured, or
-   * no kernel rate.
+   * The bound in G ops/s of an op with this traffic on the path. kernelGops: the op's kernel rate (the
+   * device row's), null when not measured; the device path's bound, and a cap on the others. Null when
+   * there is no bound: no link rates (cpu kind), a rate not measured, or no kernel rate (device path).
    */
   public static Double gops(MemoryPath path, Traffic t, LinkRates r, Double kernelGops) {
     if (path == MemoryPath.DEVICE) {
@@ -77,7 +80,11 @@ public final class PathBound {
       }
       nanos = Math.max(nanos, hostCopyNanos(t, r));
     }
-    return 1 / nanos;
+    return capped(1 / nanos, kernelGops);
+  }
+
+  private static double capped(double linkGops, Double kernelGops) {
+    return kernelGops != null && kernelGops > 0 ? Math.min(linkGops, kernelGops) : linkGops;
   }
 
   /**
@@ -98,10 +105,10 @@ public final class PathBound {
       dma += one;
     }
     if (path == MemoryPath.PINNED) {
-      return dma;
+      return capped(dma, kernelGops);
     }
     LinkRates host = links.get(0);
-    return host.hostCopy() > 0 ? Math.min(dma, 1 / hostCopyNanos(t, host)) : null;
+    return host.hostCopy() > 0 ? capped(Math.min(dma, 1 / hostCopyNanos(t, host)), kernelGops) : null;
   }
 
   /** Share of the bound reached, in percent: M ops/s against G ops/s; null without either. */
@@ -116,5 +123,6 @@ public final class PathBound {
   public static final String MODEL = "G ops/s no call on the path can pass, from the bytes each op moves (in, out)"
       + " and the link measured at start: pinned = 1 / max(in/h2d, out/d2h, (in+out)/both); heap, native ="
       + " 1 / max(that, (in+out)/host_copy) (staging copy overlapped with the DMA); device = the row's own"
-      + " kernel rate; sharded over several devices: the devices' DMA bounds add up, the host copy is one host's";
+      + " kernel rate, which also caps the other paths when the run measured it; sharded over several devices: the"
+      + " devices' DMA bounds add up, the host copy is one host's";
 }

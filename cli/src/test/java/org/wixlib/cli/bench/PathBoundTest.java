@@ -60,6 +60,21 @@ class PathBoundTest {
   }
 
   @Test
+  void theKernelCapsTheHostPaths() {
+    PathBound.Traffic erase = PathBound.Traffic.of("erase", 32);
+    // pinned erase: 4 B in at 54.8 gives 13.7 G/s; a 10.7 G/s kernel is the bound.
+    assertEquals(10.7, PathBound.gops(MemoryPath.PINNED, erase, H200, 10.7), 1e-12);
+    assertEquals(54.8 / 4, PathBound.gops(MemoryPath.PINNED, erase, H200, null), 1e-12);
+    // A kernel faster than the link leaves the link as the bound.
+    assertEquals(54.8 / 4, PathBound.gops(MemoryPath.PINNED, erase, H200, 30.0), 1e-12);
+    // heap: the host copy (5 B at 42.4 = 8.48 G/s) is below a 10.7 kernel; a 5.0 kernel caps it.
+    assertEquals(42.4 / 5, PathBound.gops(MemoryPath.HEAP, erase, H200, 10.7), 1e-12);
+    assertEquals(5.0, PathBound.gops(MemoryPath.HEAP, erase, H200, 5.0), 1e-12);
+    // Over several devices the kernel caps the summed links too.
+    assertEquals(10.7, PathBound.gopsOver(MemoryPath.PINNED, erase, List.of(H200, H200), 10.7), 1e-12);
+  }
+
+  @Test
   void noRatesNoBound() {
     assertNull(PathBound.gops(MemoryPath.HEAP, PathBound.Traffic.of("insert", 32), null, null));
     assertNull(PathBound.gops(MemoryPath.PINNED, PathBound.Traffic.of("insert", 32), new LinkRates(0, 1, 1, 1, 1),
