@@ -161,7 +161,10 @@ public final class Join implements AutoCloseable {
       return this;
     }
 
-    /** CPU kind: worker threads of the table, 0 = all cores. */
+    /**
+     * CPU kind: worker threads of the table; GPU kinds: threads copying host columns to and from the
+     * device. 0 = all cores (GPU kinds: at most 16).
+     */
     public Builder threads(int threads) {
       this.threads = ConfigChecks.threads(threads);
       return this;

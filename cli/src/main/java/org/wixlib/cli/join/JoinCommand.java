@@ -115,8 +115,8 @@ public final class JoinCommand implements Callable<Integer> {
   int javaReps;
 
   @Option(names = "--threads", paramLabel = "T", defaultValue = "0",
-      description = "Threads of the cpu kind, of the generator and of DuckDB (--baseline); 0 = all cores"
-          + " (default: ${DEFAULT-VALUE}).")
+      description = "Threads of the cpu kind, of the GPU kinds' host copies, of the generator and of DuckDB"
+          + " (--baseline); 0 = all cores (default: ${DEFAULT-VALUE}).")
   int threads;
 
   @Option(names = "--baseline", paramLabel = "DB",
