@@ -1,0 +1,174 @@
+package org.wixlib.spark.compare;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+import org.wixlib.TableKind;
+import org.wixlib.Wixlib;
+import org.wixlib.spark.JoinType;
+import org.wixlib.spark.WixlibJoins;
+
+/**
+ * Spark's own broadcast hash join against the wixlib join on the same TPC-H key columns, same session
+ * and cores: the six join cores of {@code wixlib join}, each a count of the join's rows (inner pairs,
+ * semi or anti rows) timed end to end from cached DataFrames (median of --reps after one warm-up). The
+ * two counts must agree (else exit 1). Header lines on stderr, one CSV row per core on stdout.
+ *
+ * <pre>
+ * mvn -q -pl spark exec:exec -Dcompare.args="--sf 1 --kind auto --cores 16"
+ * </pre>
+ */
+public final class JoinComparison {
+  /** One join core: which table is broadcast (build), which is probed, and how. */
+  record Core(String id, Function<TpchKeys, Dataset<Row>> build, String buildKey,
+      Function<TpchKeys, Dataset<Row>> probe, String probeKey, JoinType type) {}
+
+  interface Function<A, B> {
+    B apply(A a);
+  }
+
+  static final List<Core> CORES = List.of(
+      new Core("orders_lineitem", TpchKeys::orders, "o_orderkey", TpchKeys::lineitem, "l_orderkey", JoinType.INNER),
+      new Core("customer_orders", TpchKeys::customer, "c_custkey", TpchKeys::orders, "o_custkey", JoinType.INNER),
+      new Core("part_lineitem", TpchKeys::part, "p_partkey", TpchKeys::lineitem, "l_partkey", JoinType.INNER),
+      new Core("lineitem_orders", TpchKeys::lineitem, "l_orderkey", TpchKeys::orders, "o_orderkey", JoinType.INNER),
+      new Core("q4_semi", TpchKeys::lineitem, "l_orderkey", TpchKeys::orders, "o_orderkey", JoinType.LEFT_SEMI),
+      new Core("q22_anti", TpchKeys::orders, "o_custkey", TpchKeys::customer, "c_custkey", JoinType.LEFT_ANTI));
+
+  /** One core's result: both counts and both median times. */
+  record Result(String core, long sparkRows, long wixlibRows, double sparkMs, double wixlibMs) {
+    boolean agree() {
+      return sparkRows == wixlibRows;
+    }
+  }
+
+  /** Options: scale factor, wixlib kind, measured repetitions, cores of a session this runner starts. */
+  record Options(double sf, String kind, int reps, int cores) {
+    static Options parse(String[] args) {
+      double sf = 1;
+      String kind = "auto";
+      int reps = 3, cores = 0;
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException("option " + a + " needs a value");
+        }
+        String v = args[++i];
+        switch (a) {
+          case "--sf" -> sf = Double.parseDouble(v);
+          case "--kind" -> kind = v;
+          case "--reps" -> reps = Integer.parseInt(v);
+          case "--cores" -> cores = Integer.parseInt(v);
+          default -> throw new IllegalArgumentException("unknown option " + a + " (expected --sf, --kind, --reps, --cores)");
+        }
+      }
+      if (!(sf > 0) || sf > 100 || reps < 1 || cores < 0) {
+        throw new IllegalArgumentException("need 0 < --sf <= 100, --reps >= 1, --cores >= 0");
+      }
+      return new Options(sf, kind, reps, cores);
+    }
+  }
+
+  private JoinComparison() {}
+
+  public static void main(String[] args) {
+    Options o;
+    try {
+      o = Options.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("join comparison: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    SparkSession spark = SparkSession.builder()
+        .master("local[" + (o.cores() == 0 ? "*" : Integer.toString(o.cores())) + "]")
+        .appName("wixlib-spark join comparison")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .getOrCreate();
+    List<Result> results;
+    try {
+      results = run(spark, o, System.out, System.err);
+    } finally {
+      spark.stop();
+    }
+    System.exit(results.stream().allMatch(Result::agree) ? 0 : 1);
+  }
+
+  /** Runs every core on `spark` with o's scale factor and kind; CSV rows on out, header and progress on err. */
+  public static List<Result> run(SparkSession spark, Options o, PrintStream out, PrintStream err) {
+    String before = spark.conf().getOption(WixlibJoins.KIND).getOrElse(() -> null);
+    spark.conf().set(WixlibJoins.KIND, o.kind());
+    try {
+      int parallelism = spark.sparkContext().defaultParallelism();
+      err.println("spark: " + spark.version() + " (master " + spark.sparkContext().master() + ", " + parallelism
+          + " cores)");
+      err.println("java: " + System.getProperty("java.version") + " " + System.getProperty("java.vm.name"));
+      err.println("wixlib: " + Wixlib.nativeVersion() + " (java api " + Wixlib.javaApiVersion() + "); kind " + o.kind()
+          + " (glht " + availability(TableKind.GLHT) + ")");
+      Wixlib.devices().forEach(d -> err.println("device " + d.ordinal() + ": " + d.name()));
+      err.println("tpch: io.trino.tpch, scale factor " + o.sf() + "; reps " + o.reps() + " after 1 warm-up, medians");
+      long t0 = System.nanoTime();
+      TpchKeys t = TpchKeys.generate(spark, o.sf(), Math.max(1, Math.min(4 * parallelism, (int) Math.ceil(o.sf() * 6))));
+      err.printf(Locale.ROOT, "generated and cached in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+      out.println("core,spark_rows,wixlib_rows,check,spark_ms,wixlib_ms,speedup");
+      List<Result> results = new ArrayList<>();
+      for (Core c : CORES) {
+        Dataset<Row> build = c.build().apply(t), probe = c.probe().apply(t);
+        err.println("join " + c.id() + ": spark");
+        long[] sparkRows = new long[1];
+        double sparkMs = median(o.reps(), () -> sparkRows[0] = sparkJoin(build, probe, c).count());
+        err.println("join " + c.id() + ": wixlib");
+        long[] wixRows = new long[1];
+        double wixMs = median(o.reps(),
+            () -> wixRows[0] = WixlibJoins.join(build, probe, c.buildKey(), c.probeKey(), c.type()).count());
+        Result r = new Result(c.id(), sparkRows[0], wixRows[0], sparkMs, wixMs);
+        results.add(r);
+        out.printf(Locale.ROOT, "%s,%d,%d,%s,%.1f,%.1f,%.2f%n", c.id(), r.sparkRows(), r.wixlibRows(),
+            r.agree() ? "ok" : "MISMATCH", sparkMs, wixMs, sparkMs / wixMs);
+      }
+      return results;
+    } finally {
+      if (before == null) {
+        spark.conf().unset(WixlibJoins.KIND);
+      } else {
+        spark.conf().set(WixlibJoins.KIND, before);
+      }
+    }
+  }
+
+  /** Spark's broadcast hash join of the core (the build side broadcast, as wixlib's is). */
+  static Dataset<Row> sparkJoin(Dataset<Row> build, Dataset<Row> probe, Core c) {
+    String how = switch (c.type()) {
+      case INNER -> "inner";
+      case LEFT_SEMI -> "left_semi";
+      case LEFT_ANTI -> "left_anti";
+    };
+    return probe.join(functions.broadcast(build), probe.col(c.probeKey()).equalTo(build.col(c.buildKey())), how);
+  }
+
+  private static String availability(TableKind k) {
+    return Wixlib.unavailableReason(k).map(why -> "unavailable: " + why).orElse("available");
+  }
+
+  /** Median wall time in ms of reps runs of `run` after one warm-up. */
+  private static double median(int reps, Supplier<Long> run) {
+    run.get();
+    double[] ms = new double[reps];
+    for (int i = 0; i < reps; i++) {
+      long s = System.nanoTime();
+      run.get();
+      ms[i] = (System.nanoTime() - s) / 1e6;
+    }
+    Arrays.sort(ms);
+    return reps % 2 == 1 ? ms[reps / 2] : (ms[reps / 2 - 1] + ms[reps / 2]) / 2;
+  }
+}
