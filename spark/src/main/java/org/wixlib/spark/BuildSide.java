@@ -20,7 +20,7 @@ import org.apache.spark.sql.Row;
  * @param unique whether {@code keys} has no key twice
  * @param fitsInt whether every key fits 32 bits (a 64-bit column can then use a 32-bit join)
  */
-record BuildSide(Row[] rows, long[] keys, Map<Long, int[]> reserved, boolean unique, boolean fitsInt)
+record BuildSide(BuildRows rows, long[] keys, Map<Long, int[]> reserved, boolean unique, boolean fitsInt)
     implements Serializable {
 
   /** wixlib's reserved keys: they fail a build and match nothing in a probe. */
@@ -51,10 +51,10 @@ record BuildSide(Row[] rows, long[] keys, Map<Long, int[]> reserved, boolean uni
     }
     Map<Long, int[]> reserved = new HashMap<>();
     byKey.forEach((k, v) -> reserved.put(k, v.stream().mapToInt(Integer::intValue).toArray()));
-    Row[] rows = null;
+    BuildRows rows = null;
     if (keepRows) {
       joinRows.addAll(reservedRows);
-      rows = joinRows.toArray(new Row[0]);
+      rows = new BuildRows(joinRows.toArray(new Row[0]));
     }
     return new BuildSide(rows, keys, reserved, distinct(keys), fitsInt);
   }

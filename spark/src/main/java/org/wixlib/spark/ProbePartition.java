@@ -134,12 +134,12 @@ final class ProbePartition implements MapPartitionsFunction<Row, Row> {
         JoinPairs pairs = narrow != null ? join.probe(narrow) : join.probe(wide);
         int[] p = pairs.probeRows(), b = pairs.buildRows();
         for (int i = 0; i < p.length; i++) {
-          out.add(merge(rows[p[i]], side.rows()[b[i]]));
+          out.add(merge(rows[p[i]], side.rows().get(b[i])));
         }
         for (int i = 0; i < n; i++) {
           if (classes[i] == RESERVED) {
             for (int r : side.reservedRows(keys[i])) {
-              out.add(merge(rows[i], side.rows()[r]));
+              out.add(merge(rows[i], side.rows().get(r)));
             }
           }
         }
