@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -29,10 +30,6 @@ public final class JoinComparison {
   /** One join core: which table is broadcast (build), which is probed, and how. */
   record Core(String id, Function<TpchKeys, Dataset<Row>> build, String buildKey,
       Function<TpchKeys, Dataset<Row>> probe, String probeKey, JoinType type) {}
-
-  interface Function<A, B> {
-    B apply(A a);
-  }
 
   static final List<Core> CORES = List.of(
       new Core("orders_lineitem", TpchKeys::orders, "o_orderkey", TpchKeys::lineitem, "l_orderkey", JoinType.INNER),
