@@ -37,17 +37,19 @@ public final class HeapCalls implements ArrayCalls {
     static final MethodHandle CONTAINS = link(wixlib_h.wx_contains$address(), wixlib_h.wx_contains$descriptor());
     static final MethodHandle ERASE = link(wixlib_h.wx_erase$address(), wixlib_h.wx_erase$descriptor());
     static final MethodHandle BATCH = link(wixlib_h.wx_batch$address(), wixlib_h.wx_batch$descriptor());
+  }
 
-    private static MethodHandle link(MemorySegment address, FunctionDescriptor d) {
-      return Linker.nativeLinker().downcallHandle(address, d, Linker.Option.critical(true));
-    }
+  /** A downcall handle of a library function, linked critical(true) (heap segments allowed). */
+  static MethodHandle link(MemorySegment address, FunctionDescriptor d) {
+    return Linker.nativeLinker().downcallHandle(address, d, Linker.Option.critical(true));
   }
 
   private static MemorySegment ptr(long address) {
     return MemorySegment.ofAddress(address);
   }
 
-  private static RuntimeException unexpected(Throwable t) {
+  /** A critical downcall's throwable as the caller rethrows it (errors pass, checked ones are wrapped). */
+  static RuntimeException unexpected(Throwable t) {
     if (t instanceof RuntimeException r) {
       return r;
     }

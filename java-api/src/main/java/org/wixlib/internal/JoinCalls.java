@@ -1,6 +1,5 @@
 package org.wixlib.internal;
 
-import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
@@ -61,7 +60,7 @@ public interface JoinCalls {
       try {
         return (int) Critical.CREATE.invokeExact(config, build, keys, n, mem, MemorySegment.NULL, out);
       } catch (Throwable t) {
-        throw Critical.unexpected(t);
+        throw HeapCalls.unexpected(t);
       }
     }
 
@@ -71,7 +70,7 @@ public interface JoinCalls {
         return (int) Critical.COUNT.invokeExact(ptr(join), keys, hashes, n, out, mem,
             MemorySegment.NULL);
       } catch (Throwable t) {
-        throw Critical.unexpected(t);
+        throw HeapCalls.unexpected(t);
       }
     }
 
@@ -82,7 +81,7 @@ public interface JoinCalls {
         return (int) Critical.PROBE.invokeExact(ptr(join), keys, hashes, n, probeRows, buildRows, capacity, out,
             mem, MemorySegment.NULL);
       } catch (Throwable t) {
-        throw Critical.unexpected(t);
+        throw HeapCalls.unexpected(t);
       }
     }
 
@@ -93,7 +92,7 @@ public interface JoinCalls {
         return (int) Critical.SEMI.invokeExact(ptr(join), keys, hashes, n, anti, rows, out, mem,
             MemorySegment.NULL);
       } catch (Throwable t) {
-        throw Critical.unexpected(t);
+        throw HeapCalls.unexpected(t);
       }
     }
   };
@@ -102,27 +101,17 @@ public interface JoinCalls {
     return MemorySegment.ofAddress(address);
   }
 
-  /** Linked on first use, after the library is loaded. */
+  /** Linked on first use, after the library is loaded (as {@link HeapCalls} links the table calls). */
   final class Critical {
     private Critical() {}
 
-    static final MethodHandle CREATE = link(wixlib_h.wx_join_create$address(), wixlib_h.wx_join_create$descriptor());
-    static final MethodHandle COUNT = link(wixlib_h.wx_join_count$address(), wixlib_h.wx_join_count$descriptor());
-    static final MethodHandle PROBE = link(wixlib_h.wx_join_probe$address(), wixlib_h.wx_join_probe$descriptor());
-    static final MethodHandle SEMI = link(wixlib_h.wx_join_semi$address(), wixlib_h.wx_join_semi$descriptor());
-
-    private static MethodHandle link(MemorySegment address, FunctionDescriptor d) {
-      return Linker.nativeLinker().downcallHandle(address, d, Linker.Option.critical(true));
-    }
-
-    static RuntimeException unexpected(Throwable t) {
-      if (t instanceof RuntimeException r) {
-        return r;
-      }
-      if (t instanceof Error e) {
-        throw e;
-      }
-      return new IllegalStateException("critical downcall failed", t);
-    }
+    static final MethodHandle CREATE =
+        HeapCalls.link(wixlib_h.wx_join_create$address(), wixlib_h.wx_join_create$descriptor());
+    static final MethodHandle COUNT =
+        HeapCalls.link(wixlib_h.wx_join_count$address(), wixlib_h.wx_join_count$descriptor());
+    static final MethodHandle PROBE =
+        HeapCalls.link(wixlib_h.wx_join_probe$address(), wixlib_h.wx_join_probe$descriptor());
+    static final MethodHandle SEMI =
+        HeapCalls.link(wixlib_h.wx_join_semi$address(), wixlib_h.wx_join_semi$descriptor());
   }
 }

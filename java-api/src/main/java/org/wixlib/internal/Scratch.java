@@ -6,23 +6,16 @@ import java.lang.foreign.MemorySegment;
 /**
  * Off-heap regions that a table's or a join's calls reuse: a fresh allocation per call would zero and
  * fault in new pages every time. Each region grows (at least doubling) when a call needs more room and
- * never shrinks; the memory is freed once the owner drops this object. Page-locked regions (for calls
- * that copy them to and from a GPU: straight DMA, no staging) where a GPU is present. Not thread-safe:
- * the owner's lock serialises its calls.
+ * never shrinks; the memory is freed once the owner drops this object. Ordinary memory: GPU calls
+ * reach page-locked memory through the library's own staging. Not thread-safe: the owner's lock
+ * serialises its calls.
  */
 public final class Scratch {
   private final Arena arena = Arena.ofAuto();
   private final MemorySegment[] regions;
-  private final boolean pageLocked;
 
   public Scratch(int regionCount) {
-    this(regionCount, false);
-  }
-
-  /** pageLocked: regions in page-locked memory where a GPU is present (ordinary memory otherwise). */
-  public Scratch(int regionCount, boolean pageLocked) {
     regions = new MemorySegment[regionCount];
-    this.pageLocked = pageLocked && Native.deviceCount() > 0;
   }
 
   /** Region r with room for at least bytes: its first bytes. */
@@ -30,7 +23,7 @@ public final class Scratch {
     MemorySegment s = regions[r];
     if (s == null || s.byteSize() < bytes) {
       long size = Math.max(bytes, s == null ? 64 : 2 * s.byteSize());
-      s = pageLocked ? Native.hostSegment(arena, size) : arena.allocate(size, 16);
+      s = arena.allocate(size, 16);
       regions[r] = s;
     }
     return s.asSlice(0, bytes);

@@ -7,5 +7,14 @@ public enum JoinType {
   /** The probe rows with at least one build row of their key. */
   LEFT_SEMI,
   /** The probe rows without a build row of their key (a null key has none, as in Spark's left anti join). */
-  LEFT_ANTI
+  LEFT_ANTI;
+
+  /** Spark's name of the same join, as {@code Dataset.join(right, condition, joinType)} takes it. */
+  public String sparkName() {
+    return switch (this) {
+      case INNER -> "inner";
+      case LEFT_SEMI -> "left_semi";
+      case LEFT_ANTI -> "left_anti";
+    };
+  }
 }

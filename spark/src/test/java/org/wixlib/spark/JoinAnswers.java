@@ -22,11 +22,6 @@ record JoinAnswers(long count, long checksum) {
 
   /** Spark's own join of the same sides. */
   static Dataset<Row> spark(Dataset<Row> build, Dataset<Row> probe, String buildKey, String probeKey, JoinType type) {
-    String how = switch (type) {
-      case INNER -> "inner";
-      case LEFT_SEMI -> "left_semi";
-      case LEFT_ANTI -> "left_anti";
-    };
-    return probe.join(build, probe.col(probeKey).equalTo(build.col(buildKey)), how);
+    return probe.join(build, probe.col(probeKey).equalTo(build.col(buildKey)), type.sparkName());
   }
 }

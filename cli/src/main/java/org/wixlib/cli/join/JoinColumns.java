@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 import org.wixlib.Join;
 
 /**
@@ -54,9 +55,9 @@ abstract class JoinColumns implements AutoCloseable {
   /** {matches, checksum} of the last probe (untimed). */
   abstract long[] tally(long count);
 
-  /** Output room: probe rows, or a MULTI inner join's exact count. */
-  long room(Join j, long multiCount) {
-    return q.result == JoinQuery.Result.PAIRS && q.build == Join.Build.MULTI ? multiCount : probeRows;
+  /** Output room: probe rows, or a MULTI inner join's exact count (asked only then). */
+  long room(LongSupplier multiCount) {
+    return q.result == JoinQuery.Result.PAIRS && q.build == Join.Build.MULTI ? multiCount.getAsLong() : probeRows;
   }
 
   void checkFits(long n, long room) {
@@ -88,7 +89,7 @@ abstract class JoinColumns implements AutoCloseable {
     @Override
     long probe(Join j) {
       if (a == null) {
-        int room = Math.toIntExact(room(j, q.build == Join.Build.MULTI ? j.count(probe) : 0));
+        int room = Math.toIntExact(room(() -> j.count(probe)));
         a = new int[room];
         b = q.result == JoinQuery.Result.PAIRS ? new int[room] : null;
       }
@@ -135,7 +136,7 @@ abstract class JoinColumns implements AutoCloseable {
     @Override
     long probe(Join j) {
       if (room < 0) {
-        room = room(j, q.build == Join.Build.MULTI ? j.count(probe, probeRows) : 0);
+        room = room(() -> j.count(probe, probeRows));
         a = arena.allocate(ValueLayout.JAVA_INT, Math.max(1, room));
         b = q.result == JoinQuery.Result.PAIRS ? arena.allocate(ValueLayout.JAVA_INT, Math.max(1, room)) : null;
       }

@@ -144,12 +144,8 @@ public final class JoinComparison {
 
   /** Spark's broadcast hash join of the core (the build side broadcast, as wixlib's is). */
   static Dataset<Row> sparkJoin(Dataset<Row> build, Dataset<Row> probe, Core c) {
-    String how = switch (c.type()) {
-      case INNER -> "inner";
-      case LEFT_SEMI -> "left_semi";
-      case LEFT_ANTI -> "left_anti";
-    };
-    return probe.join(functions.broadcast(build), probe.col(c.probeKey()).equalTo(build.col(c.buildKey())), how);
+    return probe.join(functions.broadcast(build), probe.col(c.probeKey()).equalTo(build.col(c.buildKey())),
+        c.type().sparkName());
   }
 
   private static String availability(TableKind k) {
