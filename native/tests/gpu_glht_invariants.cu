@@ -710,6 +710,59 @@ void test_growth(size_t n) {
   std::printf("ok growth\n");
 }
 
+// Growth by batches: each new 32-bit table is laid out in home order from the old one's windows
+// (the ordered rehash), the old stash carried over by the protocol; wide tables rehash by the
+// protocol. A crowd of one home keeps keys in the stash throughout. Then a resize into a table whose
+// one stash bucket cannot take a crowd's overflow: twice the homes are tried until it fits.
+template <class Tr>
+void test_ordered_rehash(size_t n) {
+  using W = Width<Tr>;
+  using K = typename W::K;
+  wxsuite::Rng r(wxsuite::sub_seed(g_seed, 21));
+  auto t = make<Tr>(1000, 0.8, WX_GROW_AUTO);
+  const std::vector<K> crowd = W::keys_with_home(5, t->homes(), 60, 0);
+  std::vector<K> cv(crowd.size());
+  for (auto& x : cv) x = W::value(r);
+  CHECK(count_eq(insert<Tr>(*t, crowd, cv), WX_OUT_INSERTED) == crowd.size());
+  Oracle<K> oracle;
+  for (size_t i = 0; i < crowd.size(); ++i) oracle[crowd[i]] = cv[i];
+  wx_stats st{};
+  t->stats(&st);
+  CHECK_MSG(st.stash_used >= 28, "crowd: %llu stashed", ull(st.stash_used));
+  const std::unordered_set<K> avoid(crowd.begin(), crowd.end());
+  const std::vector<K> k = unique_keys<Tr>(r, n, &avoid);
+  const size_t batches = 16;
+  for (size_t b = 0; b < batches; ++b) {
+    const std::vector<K> kb(k.begin() + b * n / batches, k.begin() + (b + 1) * n / batches);
+    std::vector<K> vb(kb.size());
+    for (auto& x : vb) x = W::value(r);
+    CHECK(count_eq(insert<Tr>(*t, kb, vb), WX_OUT_INSERTED) == kb.size());
+    for (size_t i = 0; i < kb.size(); ++i) oracle[kb[i]] = vb[i];
+  }
+  const uint64_t ordered = Tr::kWide ? 0 : t->resizes();
+  CHECK_MSG(t->resizes() >= 4 && t->ordered_rehashes() == ordered, "%llu resizes, %llu ordered", ull(t->resizes()),
+            ull(t->ordered_rehashes()));
+  CHECK((double)t->size() <= 0.8 * (double)t->homes() + 0.5);
+  expect_exact<Tr>(*t, oracle, "ordered growth");
+  expect_found<Tr>(*t, oracle, "ordered growth");
+
+  // 70 keys of home 0 in the 78 homes that resize(70) asks for: 32 fit the window, 38 overflow into a
+  // stash of one 32-slot bucket. The rehash tries 156, 312, ... homes until they fit.
+  auto small = make<Tr>(10000, 0.9, WX_GROW_AUTO);
+  const std::vector<K> pile = W::keys_with_home(0, 78, 70, 1);
+  std::vector<K> pv(pile.size());
+  for (auto& x : pv) x = W::value(r);
+  CHECK(count_eq(insert<Tr>(*small, pile, pv), WX_OUT_INSERTED) == pile.size());
+  Oracle<K> po;
+  for (size_t i = 0; i < pile.size(); ++i) po[pile[i]] = pv[i];
+  small->resize(70);
+  CHECK_MSG(small->homes() >= 156 && small->homes() < 10000, "resize(70) of a pile: %llu homes", ull(small->homes()));
+  expect_exact<Tr>(*small, po, "pile resized");
+  expect_found<Tr>(*small, po, "pile resized");
+  std::printf("ok ordered rehash (%llu resizes, %llu ordered; pile in %llu homes)\n", ull(t->resizes()),
+              ull(t->ordered_rehashes()), ull(small->homes()));
+}
+
 // Lookups of resident keys in the same launch as inserts that displace them: never missed, and
 // the value is the key's own (a move copies the value before the key).
 template <class Tr>
@@ -1117,8 +1170,8 @@ void test_bulk_build(size_t n) {
   Tuning build_all;
   build_all.build_min = 1;
   auto make_b = [&](uint64_t capacity, double lf, int grow) { return make<Narrow>(capacity, lf, grow, build_all); };
-  // Unique keys at three fills, then erase everything and build again (versions are no longer 0).
-  for (double lf : {0.5, 0.8, 0.9}) {
+  // Unique keys at four fills, then erase everything and build again (versions are no longer 0).
+  for (double lf : {0.5, 0.8, 0.9, 0.95}) {
     auto t = make_b(n, lf, WX_GROW_AUTO);
     Oracle<uint32_t> oracle;
     for (int round = 1; round <= 2; ++round) {
@@ -1234,6 +1287,7 @@ void run_all(const wxsuite::Env& env, size_t n) {
   test_mixed<Tr>(n / 4, 1001, 40, 40, 20, 34, 3);  // hot keys [0,1000]
   test_mixed<Tr>(n / 4, 101, 20, 20, 60, 35, 3);
   test_growth<Tr>(env.small ? 20000 : 300000);
+  test_ordered_rehash<Tr>(n);
   // test_oom holds nearly all free device memory for a moment: GLHT_SKIP_OOM=1 when GPU tests run
   // in parallel on one device.
   if (!env.small && !wxsuite::glht_skip_oom()) test_oom<Tr>();

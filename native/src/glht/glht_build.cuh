@@ -12,10 +12,10 @@
 namespace wx {
 namespace glht {
 
-// Largest fill (keys / homes) a build is tried at: sorted placement overflows the 32-slot windows of
-// 0.13 % of the keys at 0.9 and of 3.8 % at 0.95 (host simulation), which the normal passes then
-// insert one by one into nearly full windows.
-constexpr double kBuildMaxFill = 0.9;
+// Largest fill (keys / homes) a build is tried at: windows overflow for 0.2 % of the keys at 0.95,
+// at most 25 into one stash bucket of 32 (2^26 keys, host simulation); at 0.97 buckets overflow and
+// the normal passes insert the rest one by one into nearly full windows.
+constexpr double kBuildMaxFill = 0.955;
 
 // The build's scratch: sort keys (homes) and payloads (key|value words), each double-buffered, and
 // CUB's temporary storage. About 24 bytes per element, held only during the call.

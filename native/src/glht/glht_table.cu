@@ -102,6 +102,7 @@ BatchResult GlhtTableT<Tr>::run(Mode mode, const Batch& b) {
   // synchronisation per staged chunk held GLHT's page-locked lookups at about half of the link.
   const Counters before = mode == Mode::insert ? read_counters(st) : host_ctr_;
   const uint64_t errors_before = before.errors;
+  if ((mode == Mode::insert || mode == Mode::assign) && grow_ == WX_GROW_AUTO) grow_before(before.size, a.n, st);
   BuildBuffers build;  // scratch of a bulk build, allocated before the timed part like the table itself
   const bool try_build = mode == Mode::insert && before.size == 0 && prepare_build(a.n, build, st);
   reset_call_counters(st);
@@ -193,15 +194,20 @@ BatchResult GlhtTableT<Tr>::run(Mode mode, const Batch& b) {
 }
 
 template <class Tr>
-bool GlhtTableT<Tr>::prepare_build(uint64_t n, BuildBuffers& build, cudaStream_t st) {
-  if (Tr::kWide || build_min_ == 0 || n < build_min_) return false;
-  if (static_cast<double>(n) > max_lf_ * static_cast<double>(nb_) && grow_ == WX_GROW_AUTO) {
-    try {  // the table would grow during the call anyway: an empty table is resized at no cost
-      rehash(nb_for_capacity(n), st);
-    } catch (const Error& err) {
-      if (err.status() != WX_ERR_OUT_OF_MEMORY) throw;
-    }
+void GlhtTableT<Tr>::grow_before(uint64_t size, uint64_t n, cudaStream_t st) {
+  const uint64_t keys = size + n;
+  if (static_cast<double>(keys) <= max_lf_ * static_cast<double>(nb_) + 0.5) return;
+  const uint64_t want = nb_for_capacity(keys);
+  try {  // an empty table takes exactly the batch; a filled one at least doubles (amortised growth)
+    rehash(size == 0 || want > 2 * nb_ ? want : 2 * nb_, st);
+  } catch (const Error& err) {
+    if (err.status() != WX_ERR_OUT_OF_MEMORY) throw;  // out of memory: the batch grows the table as it fills
   }
+}
+
+template <class Tr>
+bool GlhtTableT<Tr>::prepare_build(uint64_t n, BuildBuffers& build, cudaStream_t) {
+  if (Tr::kWide || build_min_ == 0 || n < build_min_) return false;
   if (static_cast<double>(n) > kBuildMaxFill * static_cast<double>(nb_)) return false;
   return alloc_build(build, n, nb_);
 }
@@ -224,15 +230,30 @@ void GlhtTableT<Tr>::rehash(uint64_t new_nb, cudaStream_t st) {
   if (new_nb < 64) new_nb = 64;
   const Counters now = read_counters(st);
   DeviceArray<Counters> tc(1);
+  RehashBuffers ordered;  // scratch of the ordered rehash (32-bit tables), allocated after the first table
   for (int attempt = 0; attempt < kMaxRehashTries; ++attempt, new_nb *= 2) {
     DeviceArray<SlotT> fresh(total_slots(new_nb));  // may throw WX_ERR_OUT_OF_MEMORY: the old table is intact
     WX_CUDA(cudaMemsetAsync(tc.get(), 0, sizeof(Counters), st));
     const V nv = view_of(fresh.get(), new_nb, tc.get());
     launch_init(nv, st);
+    // The keys the protocol inserts (re-running is idempotent: PRESENT): after an ordered rehash the
+    // old stash, else every old slot.
+    const SlotT* rest = slots_.get();
+    uint64_t rest_n = total_slots(nb_);
+    bool in_order = false;
+    if constexpr (!Tr::kWide) {
+      const bool fits = static_cast<double>(now.size) <= kBuildMaxFill * static_cast<double>(new_nb);
+      if (fits && now.size > 0 && (ordered || alloc_rehash(ordered, now.size, nb_))) {
+        if (rehash_in_order(view(), nv, ordered, st) > 0) continue;  // a stash bucket overflowed
+        in_order = true;
+        rest = slots_.get() + nb_ + kH;
+        rest_n = stash_buckets(nb_) * kH;
+      }
+    }
     Counters c{};
     for (int pass = 0; pass <= kMaxPendingPasses; ++pass) {
       WX_CUDA(cudaMemsetAsync(&tc.get()->pending, 0, sizeof(unsigned long long), st));
-      launch_rehash(nv, slots_.get(), total_slots(nb_), st);  // re-running is idempotent (PRESENT)
+      launch_rehash(nv, rest, rest_n, st);
       WX_CUDA(cudaMemcpyAsync(&c, tc.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
       WX_CUDA(cudaStreamSynchronize(st));
       if (c.pending == 0 || c.full > 0) break;
@@ -249,6 +270,7 @@ void GlhtTableT<Tr>::rehash(uint64_t new_nb, cudaStream_t st) {
     slots_ = std::move(fresh);
     nb_ = new_nb;
     ++resizes_;
+    ordered_rehashes_ += in_order;
     return;
   }
   fail(WX_ERR_INTERNAL, "GLHT rehash found no room after " + std::to_string(kMaxRehashTries) + " doublings");
@@ -285,6 +307,7 @@ void GlhtTableT<Tr>::clear() {
   WX_CUDA(cudaMemset(&ctr_.get()->size, 0, sizeof(unsigned long long)));
   WX_CUDA(cudaMemset(&ctr_.get()->stashed, 0, sizeof(unsigned long long)));
   WX_CUDA(cudaDeviceSynchronize());
+  read_counters(nullptr);  // calls other than inserts start from the last read (run)
 }
 
 template <class Tr>

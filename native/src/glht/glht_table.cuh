@@ -11,6 +11,7 @@
 #include "common/table.hpp"
 #include "glht/glht_build.cuh"
 #include "glht/glht_kernels.cuh"
+#include "glht/glht_rehash.cuh"
 
 namespace wx {
 namespace glht {
@@ -51,11 +52,16 @@ class GlhtTableT final : public Table {
   uint64_t homes() const { return nb_; }
   uint64_t resizes() const { return resizes_; }
   uint64_t builds() const { return builds_; }  // insert calls that ran as a bulk build
+  uint64_t ordered_rehashes() const { return ordered_rehashes_; }  // rehashes laid out in home order
 
  private:
   BatchResult run(Mode mode, const Batch& b);
+  // An insert or assign of n elements into a table of `size` keys that could take it past
+  // max_load_factor grows it first (an empty table to n keys, else to at least twice the homes):
+  // inserts into a table past its load factor are the slow ones, and it would grow during the call.
+  void grow_before(uint64_t size, uint64_t n, cudaStream_t st);
   // An insert of n elements into the empty table: true when it runs as a bulk build (glht_build.cuh),
-  // with the scratch allocated (the table first resized to n keys if it would grow anyway).
+  // with the scratch allocated.
   bool prepare_build(uint64_t n, BuildBuffers& build, cudaStream_t st);
   Counters read_counters(cudaStream_t st);
   void reset_call_counters(cudaStream_t st);
@@ -81,6 +87,7 @@ class GlhtTableT final : public Table {
   cudaEvent_t ev0_ = nullptr, ev1_ = nullptr;
   uint64_t resizes_ = 0;
   uint64_t builds_ = 0;
+  uint64_t ordered_rehashes_ = 0;
   uint64_t failed_inserts_ = 0;
   uint64_t displacements_base_ = 0;  // moves counted by tables replaced in rehashes
   uint64_t errors_base_ = 0;
