@@ -49,7 +49,7 @@ __device__ __forceinline__ bool stash_claim(const View<Narrow>& t, unsigned long
 }
 
 // One warp per 32 consecutive sorted elements (all lanes loop together: the meta bits of a home's
-// run are OR-ed across lanes). `scan` is the inclusive window scan.
+// run are OR-ed across lanes). `scan`: the inclusive window scan, or the probing scan (`windowed`).
 template <Place P>
 __global__ void k_place(View<Narrow> t, const uint32_t* __restrict__ home, const unsigned long long* __restrict__ kvs,
                         const uint32_t* __restrict__ scan, bool windowed, uint32_t* __restrict__ exc,

@@ -39,10 +39,10 @@ enum class Place {
 };
 
 // Places the n sorted elements into the empty table t (all meta words 0) at the slots `scan` gives
-// (`windowed`: which scan), then trades slots within each warp to bring keys home (glht_place.cu).
-// Elements whose window overflowed go to their home's stash bucket; an element whose bucket is full, or (Place::batch) a
-// key with an earlier copy in the batch or a look-back too long, is an exception: written to
-// exc[atomicAdd(nexc, 1)] and not placed. Adds the placed and stashed keys to t.c->size and
+// (`windowed`: which scan; with the window scan, slots are first traded within each warp to bring
+// keys home, glht_place.cu). Elements whose window overflowed go to their home's stash bucket; an
+// element whose bucket is full, or (Place::batch) a key with an earlier copy in the batch or a
+// look-back too long, is an exception: written to exc[atomicAdd(nexc, 1)] and not placed. Adds the placed and stashed keys to t.c->size and
 // t.c->stashed. Reserved keys (sorted last, home = nb) are skipped.
 template <Place P>
 void launch_place(const View<Narrow>& t, const uint32_t* home, const unsigned long long* kv, const uint32_t* scan,
