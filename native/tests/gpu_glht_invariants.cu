@@ -710,6 +710,15 @@ void test_growth(size_t n) {
   std::printf("ok growth\n");
 }
 
+// Inserts keys (none present) with random values: every one INSERTED; the oracle gets them.
+template <class Tr, class K = typename Width<Tr>::K>
+void insert_new(TableT<Tr>& t, const std::vector<K>& keys, wxsuite::Rng& r, Oracle<K>& oracle) {
+  std::vector<K> v(keys.size());
+  for (auto& x : v) x = Width<Tr>::value(r);
+  CHECK(count_eq(insert<Tr>(t, keys, v), WX_OUT_INSERTED) == keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) oracle[keys[i]] = v[i];
+}
+
 // Growth by batches: each new 32-bit table is laid out in home order from the old one's windows
 // (the ordered rehash), the old stash carried over by the protocol; wide tables rehash by the
 // protocol. A crowd of one home keeps keys in the stash throughout. Then a resize into a table whose
@@ -721,11 +730,8 @@ void test_ordered_rehash(size_t n) {
   wxsuite::Rng r(wxsuite::sub_seed(g_seed, 21));
   auto t = make<Tr>(1000, 0.8, WX_GROW_AUTO);
   const std::vector<K> crowd = W::keys_with_home(5, t->homes(), 60, 0);
-  std::vector<K> cv(crowd.size());
-  for (auto& x : cv) x = W::value(r);
-  CHECK(count_eq(insert<Tr>(*t, crowd, cv), WX_OUT_INSERTED) == crowd.size());
   Oracle<K> oracle;
-  for (size_t i = 0; i < crowd.size(); ++i) oracle[crowd[i]] = cv[i];
+  insert_new<Tr>(*t, crowd, r, oracle);
   wx_stats st{};
   t->stats(&st);
   CHECK_MSG(st.stash_used >= 28, "crowd: %llu stashed", ull(st.stash_used));
@@ -733,11 +739,7 @@ void test_ordered_rehash(size_t n) {
   const std::vector<K> k = unique_keys<Tr>(r, n, &avoid);
   const size_t batches = 16;
   for (size_t b = 0; b < batches; ++b) {
-    const std::vector<K> kb(k.begin() + b * n / batches, k.begin() + (b + 1) * n / batches);
-    std::vector<K> vb(kb.size());
-    for (auto& x : vb) x = W::value(r);
-    CHECK(count_eq(insert<Tr>(*t, kb, vb), WX_OUT_INSERTED) == kb.size());
-    for (size_t i = 0; i < kb.size(); ++i) oracle[kb[i]] = vb[i];
+    insert_new<Tr>(*t, std::vector<K>(k.begin() + b * n / batches, k.begin() + (b + 1) * n / batches), r, oracle);
   }
   const uint64_t ordered = Tr::kWide ? 0 : t->resizes();
   CHECK_MSG(t->resizes() >= 4 && t->ordered_rehashes() == ordered, "%llu resizes, %llu ordered", ull(t->resizes()),
@@ -749,12 +751,8 @@ void test_ordered_rehash(size_t n) {
   // 70 keys of home 0 in the 78 homes that resize(70) asks for: 32 fit the window, 38 overflow into a
   // stash of one 32-slot bucket. The rehash tries 156, 312, ... homes until they fit.
   auto small = make<Tr>(10000, 0.9, WX_GROW_AUTO);
-  const std::vector<K> pile = W::keys_with_home(0, 78, 70, 1);
-  std::vector<K> pv(pile.size());
-  for (auto& x : pv) x = W::value(r);
-  CHECK(count_eq(insert<Tr>(*small, pile, pv), WX_OUT_INSERTED) == pile.size());
   Oracle<K> po;
-  for (size_t i = 0; i < pile.size(); ++i) po[pile[i]] = pv[i];
+  insert_new<Tr>(*small, W::keys_with_home(0, 78, 70, 1), r, po);
   small->resize(70);
   CHECK_MSG(small->homes() >= 156 && small->homes() < 10000, "resize(70) of a pile: %llu homes", ull(small->homes()));
   expect_exact<Tr>(*small, po, "pile resized");

@@ -12,6 +12,7 @@ namespace glht {
 namespace {
 
 constexpr int kBlock = 256;
+static_assert(kWindow == kH, "the window scan's window is the hop neighbourhood");
 
 // The window scan's step of sorted element i (glht_window_scan.hpp).
 struct StepOf {

@@ -104,7 +104,7 @@ BatchResult GlhtTableT<Tr>::run(Mode mode, const Batch& b) {
   const uint64_t errors_before = before.errors;
   if ((mode == Mode::insert || mode == Mode::assign) && grow_ == WX_GROW_AUTO) grow_before(before.size, a.n, st);
   BuildBuffers build;  // scratch of a bulk build, allocated before the timed part like the table itself
-  const bool try_build = mode == Mode::insert && before.size == 0 && prepare_build(a.n, build, st);
+  const bool try_build = mode == Mode::insert && before.size == 0 && prepare_build(a.n, build);
   reset_call_counters(st);
   WX_CUDA(cudaEventRecord(ev0_, st));
   bool built = false;
@@ -206,7 +206,7 @@ void GlhtTableT<Tr>::grow_before(uint64_t size, uint64_t n, cudaStream_t st) {
 }
 
 template <class Tr>
-bool GlhtTableT<Tr>::prepare_build(uint64_t n, BuildBuffers& build, cudaStream_t) {
+bool GlhtTableT<Tr>::prepare_build(uint64_t n, BuildBuffers& build) {
   if (Tr::kWide || build_min_ == 0 || n < build_min_) return false;
   if (static_cast<double>(n) > kBuildMaxFill * static_cast<double>(nb_)) return false;
   return alloc_build(build, n, nb_);

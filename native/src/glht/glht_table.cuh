@@ -62,7 +62,7 @@ class GlhtTableT final : public Table {
   void grow_before(uint64_t size, uint64_t n, cudaStream_t st);
   // An insert of n elements into the empty table: true when it runs as a bulk build (glht_build.cuh),
   // with the scratch allocated.
-  bool prepare_build(uint64_t n, BuildBuffers& build, cudaStream_t st);
+  bool prepare_build(uint64_t n, BuildBuffers& build);
   Counters read_counters(cudaStream_t st);
   void reset_call_counters(cudaStream_t st);
   // Rehash into a table of at least new_nb homes (doubling while a rehash finds no room).

@@ -22,7 +22,7 @@
 namespace wx {
 namespace glht {
 
-constexpr int kWindow = 32;  // = kH: a key may sit at most 31 slots past its home
+constexpr int kWindow = 32;  // kH (glht_slot.cuh, CUDA-only), restated for host tests: at most 31 slots past home
 
 // A step packed in one word, so that CUB's scan keeps a tile's status and value in one 8-byte word:
 // c (shift, saturated to [-64, 64]) in bits 0..7, lo in 8..15, hi in 16..23 (0 <= lo <= hi <= kWindow).
