@@ -451,9 +451,10 @@ void run(const Setup& s, uint64_t n) {
   grow_never<K>(s, std::max<uint64_t>(n / 8, 1000));
 }
 
-// One host-array call longer than the host path's pieces (2^23 elements), so three pieces are in flight
-// at once (split, shards, gather), with reserved keys on the pieces' edges: insert, find and erase
-// outcomes and values checked per element.
+// One host-array call longer than the CPU host path's pieces (2^23 elements), so three pieces are in
+// flight at once (split, shards, gather), and eight staging chunks of a GPU kind's, each routed on the
+// device; reserved keys on the pieces' edges: insert, find and erase outcomes and values checked per
+// element.
 template <typename K>
 void long_call(const Setup& s) {
   const uint64_t piece = uint64_t(1) << 23, n = 2 * piece + 12345;

@@ -107,12 +107,13 @@ bool is_page_locked(const void* p, uint64_t bytes) {
   return page_locked_byte(p) && page_locked_byte(static_cast<const char*>(p) + bytes - 1);
 }
 
-unsigned staging_threads(int32_t t) {
+unsigned staging_threads(int32_t t, bool whole_host) {
   if (t > 0) return unsigned(t);
+  const unsigned cores = std::thread::hardware_concurrency();
+  if (whole_host) return std::clamp(cores, 1u, 16u);
   // Half the cores, at most 8: staged calls ran faster than with all 16 cores of the reference host
   // (the JVM and the copy thread share the cores; a few threads already saturate the copies).
-  constexpr unsigned kMaxAuto = 8;
-  return std::clamp(std::thread::hardware_concurrency() / 2, 1u, kMaxAuto);
+  return std::clamp(cores / 2, 1u, 8u);
 }
 
 void* stream_create(int device) {
@@ -154,13 +155,22 @@ void check_device_range(const void* p, uint64_t bytes, int device, const char* w
 
 void StagerDelete::operator()(Stager* s) const { delete s; }
 
-BatchResult run_staged(Table& table, Call call, const Batch& host, const wx_config& config, StagerPtr& stager) {
+static Stager& stager_for(const wx_config& config, StagerPtr& stager) {
   if (!stager) {
     DeviceScope scope(config.device);
     stager.reset(new Stager(config.device, uint64_t(config.key_bits / 8), config.staging_chunk,
                             staging_threads(config.threads)));
   }
-  return stager->run(table, call, host);
+  return *stager;
+}
+
+BatchResult run_staged(Table& table, Call call, const Batch& host, const wx_config& config, StagerPtr& stager) {
+  return stager_for(config, stager).run(table, call, host);
+}
+
+BatchResult run_staged(const DeviceCall& device_call, Call call, const Batch& host, const wx_config& config,
+                       StagerPtr& stager) {
+  return stager_for(config, stager).run(device_call, call, host);
 }
 
 uint64_t retrieve_all_to_host(Table& table, void* keys, void* values, uint64_t count, uint32_t elem_bytes,

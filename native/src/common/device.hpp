@@ -2,6 +2,7 @@
 // device tables. Implemented in common/device.cu (CUDA builds) and nocuda/device_absent.cpp.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -30,8 +31,10 @@ void host_unregister(void* p);
 // Whether [p, p+bytes) is page-locked host memory (checked at both ends: registrations are ranges).
 bool is_page_locked(const void* p, uint64_t bytes);
 wx_link_rates measure_link(int device, uint64_t bytes);
-// Threads a GPU table's staging copies use for config threads = t (0: all cores, at most 16).
-unsigned staging_threads(int32_t t);
+// Copy threads of staged host arrays for config threads = t: t when set; otherwise half the cores, at
+// most 8 (a table's calls share the host with their caller), or with whole_host every core, at most 16
+// (a join call keeps its caller waiting; docs/JOIN.md).
+unsigned staging_threads(int32_t t, bool whole_host = false);
 void* stream_create(int device);
 void stream_destroy(void* stream);
 void stream_sync(void* stream);  // waits for the work queued on a stream (NULL: nothing to wait for)
@@ -52,6 +55,12 @@ using StagerPtr = std::unique_ptr<Stager, StagerDelete>;
 // `stager`'s buffers in overlapped chunks of config.staging_chunk elements and copies results back;
 // returns when they are in place. config: the table's (device, key width, staging chunk).
 BatchResult run_staged(Table& table, Call call, const Batch& host, const wx_config& config, StagerPtr& stager);
+// What runs one staged chunk whose arrays lie in the stager's device buffers on config.device (its
+// batch's stream: the host batch's): a table's call, or a sharded table's device-array call.
+using DeviceCall = std::function<BatchResult(Call, const Batch&)>;
+// The same with each chunk run by `device_call`.
+BatchResult run_staged(const DeviceCall& device_call, Call call, const Batch& host, const wx_config& config,
+                       StagerPtr& stager);
 // Runs retrieve_all of a device table into host arrays (keys and values of elem_bytes each).
 uint64_t retrieve_all_to_host(Table& table, void* keys, void* values, uint64_t count, uint32_t elem_bytes,
                               int device, void* stream);

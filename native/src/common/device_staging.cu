@@ -185,24 +185,17 @@ void Stager::reserve(uint64_t elems, unsigned slots, bool hashes) {
   hashes_ = with_hashes;
 }
 
-void Stager::parallel_copy(const std::vector<Copy>& copies) {
+void Stager::parallel_copy(const std::vector<cpu::Copy>& copies) {
   uint64_t total = 0;
-  for (const Copy& c : copies) total += c.bytes;
+  for (const cpu::Copy& c : copies) total += c.bytes;
   if (total < 2 * kMinSplit || threads_ == 1) {
-    for (const Copy& c : copies) std::memcpy(c.dst, c.src, c.bytes);
+    for (const cpu::Copy& c : copies) std::memcpy(c.dst, c.src, c.bytes);
     return;
   }
   if (!copiers_) copiers_ = std::make_unique<cpu::ThreadPool>(threads_);
-  // All of a chunk's arrays in one job (one wake-up of the pool), cut into pieces of about
-  // total / (2 * threads) bytes so every thread gets work.
+  // Pieces of about total / (2 * threads) bytes, so every thread gets work.
   const uint64_t grain = std::max(kMinSplit / 4, (total / (2 * copiers_->size()) + 4095) & ~uint64_t(4095));
-  std::vector<Copy> pieces;
-  for (const Copy& c : copies)
-    for (uint64_t at = 0; at < c.bytes; at += grain)
-      pieces.push_back({c.dst + at, c.src + at, std::min(grain, c.bytes - at)});
-  copiers_->parallel_for(pieces.size(), 1, [&](uint64_t b, uint64_t e, unsigned) {
-    for (uint64_t i = b; i < e; ++i) std::memcpy(pieces[i].dst, pieces[i].src, pieces[i].bytes);
-  });
+  cpu::parallel_copy(*copiers_, copies, grain);
 }
 
 const void* Stager::in_src(const Plan& p, int i, unsigned slot, uint64_t c) const {
@@ -219,7 +212,7 @@ void* Stager::out_dst(const Plan& p, int i, unsigned slot, uint64_t c) const {
 
 void Stager::pack(const Plan& p, unsigned slot, uint64_t c) {
   if (!pinned()) return;
-  std::vector<Copy> copies;
+  std::vector<cpu::Copy> copies;
   for (int i = 0; i < Plan::kFirstOut; ++i) {
     const StagedArray& x = p.a[i];
     if (x.packed()) copies.push_back({slots_[slot].host + x.slot_at, x.caller + p.begin(c) * x.width, p.size(c) * x.width});
@@ -229,7 +222,7 @@ void Stager::pack(const Plan& p, unsigned slot, uint64_t c) {
 
 void Stager::unpack(const Plan& p, unsigned slot, uint64_t c) {
   if (!pinned()) return;
-  std::vector<Copy> copies;
+  std::vector<cpu::Copy> copies;
   for (int i = Plan::kFirstOut; i < Plan::kArrays; ++i) {
     const StagedArray& x = p.a[i];
     if (x.packed()) copies.push_back({x.caller + p.begin(c) * x.width, slots_[slot].host + x.slot_at, p.size(c) * x.width});
@@ -279,15 +272,19 @@ void Stager::mark_not_run(const Plan& p, uint64_t from_chunk) {
 }
 
 BatchResult Stager::run(Table& table, Call call, const Batch& host) {
+  return run([&table](Call c, const Batch& d) { return run_call(table, c, d); }, call, host);
+}
+
+BatchResult Stager::run(const DeviceCall& device_call, Call call, const Batch& host) {
   DeviceScope scope(device_);
   Plan p(call, host, chunk_);
   reserve(std::min(host.n, chunk_), p.chunks > 1 ? kMaxSlots : 1, p.hashes);
   p.place(cap_, elem_bytes_, hashes_at());
-  return (pinned() || p.all_direct()) && p.chunks > 1 ? run_pipelined(table, p) : run_serial(table, p);
+  return (pinned() || p.all_direct()) && p.chunks > 1 ? run_pipelined(device_call, p) : run_serial(device_call, p);
 }
 
 // One chunk after the other on the table's stream: small calls, and calls without pinned memory.
-BatchResult Stager::run_serial(Table& table, const Plan& p) {
+BatchResult Stager::run_serial(const DeviceCall& device_call, const Plan& p) {
   cudaStream_t st = static_cast<cudaStream_t>(p.host.stream);
   BatchResult total;
   uint64_t done = 0;  // chunks whose results reached the caller
@@ -297,7 +294,7 @@ BatchResult Stager::run_serial(Table& table, const Plan& p) {
       copy_in(p, 0, c, st);
       BatchResult r;
       try {
-        r = run_call(table, p.call, device_batch(p, 0, c));
+        r = device_call(p.call, device_batch(p, 0, c));
       } catch (...) {
         // The elements this chunk processed keep their outcomes (e.g. FULL after out of memory).
         if (quietly([&] {
@@ -364,14 +361,14 @@ void Stager::copy_thread(const Plan& p, Pipe& pipe) {
 
 // Chunks overlap: the copy thread packs and uploads chunk i+1.. while the table runs chunk i, and
 // unpacks chunk i-1.. once its results are back.
-BatchResult Stager::run_pipelined(Table& table, const Plan& p) {
+BatchResult Stager::run_pipelined(const DeviceCall& device_call, const Plan& p) {
   cudaStream_t st = static_cast<cudaStream_t>(p.host.stream);
   Pipe pipe;
   std::thread copier;
   try {
     copier = std::thread([&] { copy_thread(p, pipe); });
   } catch (const std::system_error&) {
-    return run_serial(table, p);  // no thread to be had: still correct, only slower
+    return run_serial(device_call, p);  // no thread to be had: still correct, only slower
   }
   BatchResult total;
   std::exception_ptr failure;
@@ -386,7 +383,7 @@ BatchResult Stager::run_pipelined(Table& table, const Plan& p) {
     try {
       WX_CUDA(cudaStreamWaitEvent(st, slots_[s].in_done, 0));
       try {
-        const BatchResult r = run_call(table, p.call, device_batch(p, s, i));
+        const BatchResult r = device_call(p.call, device_batch(p, s, i));
         total.invalid += r.invalid;
         total.full += r.full;
       } catch (...) {

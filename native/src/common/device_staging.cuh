@@ -14,7 +14,9 @@
 #include <memory>
 #include <vector>
 
+#include "common/device.hpp"
 #include "common/table.hpp"
+#include "cpu/parallel_copy.hpp"
 #include "cpu/thread_pool.hpp"
 
 namespace wx::dev {
@@ -31,6 +33,8 @@ class Stager {
   // Runs `call` on `table` with host arrays; returns when every result is in the caller's arrays.
   // On a failure the elements of chunks that ran keep their outcomes, those after it get WX_OUT_NONE.
   BatchResult run(Table& table, Call call, const Batch& host);
+  // The same with each chunk run by `device_call`.
+  BatchResult run(const DeviceCall& device_call, Call call, const Batch& host);
 
   uint64_t chunk() const { return chunk_; }
 
@@ -54,21 +58,16 @@ class Stager {
   void copy_in(const Plan& p, unsigned slot, uint64_t chunk, cudaStream_t s);
   void copy_out(const Plan& p, unsigned slot, uint64_t chunk, cudaStream_t s);
   Batch device_batch(const Plan& p, unsigned slot, uint64_t chunk) const;
-  struct Copy {
-    char* dst;
-    const char* src;
-    uint64_t bytes;
-  };
   // The copies of one chunk (its packed inputs, or its unpacked results), spread over the copy threads.
-  void parallel_copy(const std::vector<Copy>& copies);
+  void parallel_copy(const std::vector<cpu::Copy>& copies);
   // Where chunk c of a caller's array goes to or comes from: its slot region, or (page-locked array,
   // or no pinned slots) the caller's memory itself.
   const void* in_src(const Plan& p, int a, unsigned slot, uint64_t c) const;
   void* out_dst(const Plan& p, int a, unsigned slot, uint64_t c) const;
   void mark_not_run(const Plan& p, uint64_t from_chunk);
 
-  BatchResult run_serial(Table& table, const Plan& p);
-  BatchResult run_pipelined(Table& table, const Plan& p);
+  BatchResult run_serial(const DeviceCall& device_call, const Plan& p);
+  BatchResult run_pipelined(const DeviceCall& device_call, const Plan& p);
   void copy_thread(const Plan& p, Pipe& pipe);
 
   static constexpr unsigned kMaxSlots = 3;

@@ -2,7 +2,6 @@
 #include "common/host_transfer.cuh"
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -10,6 +9,7 @@
 
 #include "common/cuda_util.cuh"
 #include "common/device.hpp"
+#include "cpu/parallel_copy.hpp"
 #include "cpu/thread_pool.hpp"
 
 namespace wx::dev {
@@ -90,19 +90,7 @@ class Slots {
     return true;
   }
 
-  void copy(char* dst, const char* src, uint64_t bytes) {
-    const uint64_t tasks = (bytes + kCopyGrain - 1) / kCopyGrain;
-    if (tasks < 2) {
-      std::memcpy(dst, src, bytes);
-      return;
-    }
-    pool_->parallel_for(tasks, 1, [&](uint64_t b, uint64_t e, unsigned) {
-      for (uint64_t t = b; t < e; ++t) {
-        const uint64_t at = t * kCopyGrain;
-        std::memcpy(dst + at, src + at, std::min(kCopyGrain, bytes - at));
-      }
-    });
-  }
+  void copy(char* dst, const char* src, uint64_t bytes) { cpu::parallel_copy(*pool_, {{dst, src, bytes}}, kCopyGrain); }
 
   const int device_;
   std::mutex mu_;

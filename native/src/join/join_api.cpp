@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstring>
 #include <string>
-#include <thread>
 
 #include "common/api_hooks.hpp"
 #include "common/device.hpp"
@@ -29,12 +28,6 @@ namespace {
 // Load factor a GPU join's table is built at (see DESIGN.md, Decisions): a join's table lives for a few
 // probes, and at the kinds' default limits (0.9, 0.95) inserts and lookups probe far longer.
 constexpr double kJoinLoad = 0.5;
-
-// Copy threads of a GPU join's host columns: config threads, or all cores (at most 16). A join call
-// keeps its caller waiting, so the copies may take every core; see DESIGN.md, Decisions.
-unsigned join_copy_threads(int32_t threads) {
-  return threads > 0 ? unsigned(threads) : std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
-}
 
 using wx::api::guarded;
 using wx::api::is_gpu_kind;
@@ -133,7 +126,7 @@ int32_t wx_join_create(const wx_config* config, int32_t build, const void* build
     };
     if (gpu) {
       j->stream = wx::dev::stream_create(j->config.device);
-      j->engine = wx::join::make_device_engine(make_table, j->config.device, join_copy_threads(j->config.threads),
+      j->engine = wx::join::make_device_engine(make_table, j->config.device, wx::dev::staging_threads(j->config.threads, true),
                                                build, build_keys, n, mem,
                                                stream ? stream : j->stream);
     } else {

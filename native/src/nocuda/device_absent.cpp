@@ -24,7 +24,7 @@ void host_register(void*, uint64_t) { absent(); }
 void host_unregister(void*) { absent(); }
 bool is_page_locked(const void*, uint64_t) { return false; }
 wx_link_rates measure_link(int, uint64_t) { absent(); }
-unsigned staging_threads(int32_t t) { return t > 0 ? unsigned(t) : 1u; }
+unsigned staging_threads(int32_t t, bool) { return t > 0 ? unsigned(t) : 1u; }
 void* stream_create(int) { absent(); }
 void stream_destroy(void*) {}
 void stream_sync(void*) {}
@@ -32,6 +32,7 @@ int device_of(const void*) { return -1; }
 void check_device_range(const void*, uint64_t, int, const char*) { absent(); }
 void StagerDelete::operator()(Stager*) const {}  // never made without CUDA
 BatchResult run_staged(Table&, Call, const Batch&, const wx_config&, StagerPtr&) { absent(); }
+BatchResult run_staged(const DeviceCall&, Call, const Batch&, const wx_config&, StagerPtr&) { absent(); }
 uint64_t retrieve_all_to_host(Table&, void*, void*, uint64_t, uint32_t, int, void*) { absent(); }
 
 }  // namespace wx::dev

@@ -190,7 +190,7 @@ class DevicePath {
   }
 
   template <typename K>
-  BatchResult run(ShardSet& set, Call call, const Batch& b, int source, cudaStream_t st);
+  BatchResult run(ShardSet& set, Call call, const Batch& b, int source, cudaStream_t st, PerShard* acc);
   uint64_t retrieve_all(ShardSet& set, void* keys, void* values, int source, cudaStream_t st);
 
  private:
@@ -222,7 +222,7 @@ void copy_runs(char* dst, int dst_dev, const char* src, int src_dev, const std::
 }  // namespace
 
 template <typename K>
-BatchResult DevicePath::run(ShardSet& set, Call call, const Batch& b, int source, cudaStream_t st) {
+BatchResult DevicePath::run(ShardSet& set, Call call, const Batch& b, int source, cudaStream_t st, PerShard* acc) {
   const uint32_t shards = set.count();
   const uint64_t kb = sizeof(K);
   const uint64_t piece = std::min(b.n, kPiece);
@@ -245,6 +245,18 @@ BatchResult DevicePath::run(ShardSet& set, Call call, const Batch& b, int source
   unsigned long long* cnt = counts(source);
 
   std::vector<BatchResult> per_shard(shards);
+  // The call's counts: given to the units, or added to the caller's when it runs the call in parts.
+  auto finish = [&] {
+    if (!acc) return set.record(per_shard);
+    BatchResult total;
+    for (uint32_t s = 0; s < shards; ++s) {
+      (*acc)[s].invalid += per_shard[s].invalid;
+      (*acc)[s].full += per_shard[s].full;
+      total.invalid += per_shard[s].invalid;
+      total.full += per_shard[s].full;
+    }
+    return total;
+  };
   std::vector<unsigned long long> host_counts(shards), base(shards + 1);
   const K* keys = static_cast<const K*>(b.keys);
   for (uint64_t lo = 0; lo < b.n; lo += piece) {
@@ -315,11 +327,11 @@ BatchResult DevicePath::run(ShardSet& set, Call call, const Batch& b, int source
       WX_CUDA(cudaStreamSynchronize(st));
     }
     if (failure) {
-      set.record(per_shard);
+      finish();
       std::rethrow_exception(failure);
     }
   }
-  return set.record(per_shard);
+  return finish();
 }
 
 uint64_t DevicePath::retrieve_all(ShardSet& set, void* keys, void* values, int source, cudaStream_t st) {
@@ -359,11 +371,14 @@ uint64_t DevicePath::retrieve_all(ShardSet& set, void* keys, void* values, int s
   return total;
 }
 
-BatchResult run_on_device(DevicePath& path, ShardSet& set, Call call, const Batch& b, int source, void* stream) {
+BatchResult run_on_device(DevicePath& path, ShardSet& set, Call call, const Batch& b, int source, void* stream,
+                          PerShard* per_shard) {
   cudaStream_t st = stream ? static_cast<cudaStream_t>(stream) : path.stream(source);
-  return set.config().key_bits == 64 ? path.run<uint64_t>(set, call, b, source, st)
-                                     : path.run<uint32_t>(set, call, b, source, st);
+  return set.config().key_bits == 64 ? path.run<uint64_t>(set, call, b, source, st, per_shard)
+                                     : path.run<uint32_t>(set, call, b, source, st, per_shard);
 }
+
+void* source_stream(DevicePath& path, int device) { return path.stream(device); }
 
 uint64_t retrieve_all_on_device(DevicePath& path, ShardSet& set, void* keys, void* values, int source, void* stream) {
   cudaStream_t st = stream ? static_cast<cudaStream_t>(stream) : path.stream(source);

@@ -23,7 +23,14 @@ using DevicePathPtr = std::unique_ptr<DevicePath, DevicePathDelete>;
 // The scratch and streams of one set's device calls; enables peer access between its devices where
 // the hardware allows (copies between the others go through the host, done by the driver).
 DevicePathPtr make_device_path(const std::vector<int>& devices);
-BatchResult run_on_device(DevicePath& path, ShardSet& set, Call call, const Batch& b, int source, void* stream);
+// Each shard's counts of a call.
+using PerShard = std::vector<BatchResult>;
+// A bulk call with device arrays on `source` (a stream there, or NULL: the path's own). Each shard's
+// counts go to its unit, or, when per_shard is given, are added to it (the caller records them).
+BatchResult run_on_device(DevicePath& path, ShardSet& set, Call call, const Batch& b, int source, void* stream,
+                          PerShard* per_shard = nullptr);
+// The path's own stream on `device` (made on first use, kept with the path).
+void* source_stream(DevicePath& path, int device);
 // Every shard's pairs into keys/values on `source`, shard after shard; returns the count.
 uint64_t retrieve_all_on_device(DevicePath& path, ShardSet& set, void* keys, void* values, int source, void* stream);
 

@@ -7,7 +7,6 @@
 #include <future>
 #include <string>
 
-#include "common/device.hpp"
 #include "common/error.hpp"
 #include "shard/scratch_layout.hpp"
 #include "shard/shard_set.hpp"
@@ -27,25 +26,15 @@ constexpr uint64_t kPartGrain = uint64_t(1) << 16;  // elements per partition th
 HostPath::~HostPath() { release(); }
 
 void HostPath::release() {
-  if (scratch_ && locked_) dev::host_free(scratch_);
-  else std::free(scratch_);
+  std::free(scratch_);
   scratch_ = nullptr;
   bytes_ = 0;
-  locked_ = false;
 }
 
 char* HostPath::reserve(uint64_t bytes) {
   if (bytes <= bytes_) return scratch_;
   release();
-  if (page_locked_) {
-    try {
-      scratch_ = static_cast<char*>(dev::host_alloc(bytes));
-      locked_ = true;
-    } catch (const Error&) {
-      scratch_ = nullptr;  // the OS would not lock more: ordinary memory, staged by each shard
-    }
-  }
-  if (!scratch_) scratch_ = static_cast<char*>(std::aligned_alloc(64, align_up64(bytes)));
+  scratch_ = static_cast<char*>(std::aligned_alloc(64, align_up64(bytes)));
   if (!scratch_) fail(WX_ERR_OUT_OF_MEMORY, "host allocation of " + std::to_string(bytes) + " bytes of shard scratch failed");
   bytes_ = bytes;
   return scratch_;

@@ -1,7 +1,7 @@
-// Bulk calls of a sharded table with host arrays. The call is cut into pieces; each piece is split per
-// shard (stable_split) into per-shard runs of scratch, with each element's index in the piece; the
-// shards run their runs concurrently as host-array calls (a GPU shard's staged call copies the
-// page-locked scratch straight to its device), then the results are gathered to the caller's order.
+// Bulk calls of a sharded CPU table. The call is cut into pieces; each piece is split per shard
+// (stable_split) into per-shard runs of scratch, with each element's index in the piece; the shards
+// run their runs concurrently, then the results are gathered to the caller's order. (GPU kinds take
+// staged_path.hpp: routing on the device beats this split on the host.)
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -14,8 +14,7 @@ class ShardSet;
 
 class HostPath {
  public:
-  // page_locked: the scratch is page-locked (GPU kinds; plain memory if the OS refuses).
-  explicit HostPath(bool page_locked) : page_locked_(page_locked) {}
+  HostPath() = default;
   ~HostPath();
   HostPath(const HostPath&) = delete;
   HostPath& operator=(const HostPath&) = delete;
@@ -30,8 +29,6 @@ class HostPath {
   template <typename K>
   BatchResult run_typed(ShardSet& set, Call call, const Batch& b);
 
-  bool page_locked_;
-  bool locked_ = false;  // scratch_ came from the page-locked allocator
   char* scratch_ = nullptr;
   uint64_t bytes_ = 0;
   std::vector<uint8_t> sid_;

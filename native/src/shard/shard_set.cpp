@@ -6,6 +6,7 @@
 
 #include "common/device.hpp"
 #include "shard/host_path.hpp"
+#include "shard/staged_path.hpp"
 
 namespace wx::shard {
 
@@ -83,7 +84,12 @@ BatchResult ShardSet::run(Call call, const Batch& b, int32_t mem, int source, vo
     if (!device_) device_ = make_device_path(devices_);
     return run_on_device(*device_, *this, call, b, source, stream);
   }
-  if (!host_) host_ = std::make_unique<HostPath>(on_device());
+  if (on_device()) {
+    if (!device_) device_ = make_device_path(devices_);
+    if (!staged_) staged_ = std::make_unique<StagedPath>(devices_.size());
+    return staged_->run(*this, *device_, call, b);
+  }
+  if (!host_) host_ = std::make_unique<HostPath>();
   return host_->run(*this, call, b);
 }
 

@@ -2,7 +2,7 @@
 // exactly as an unsharded table), or N units that each hold the keys routed to them (shard_route.hpp).
 // A sharded bulk call is split per shard, the shards run concurrently on the set's threads (one per
 // shard; each GPU shard on its own device and stream), and the results come back in the caller's order:
-// host arrays through host_path, device arrays through device_path.
+// host arrays through staged_path (GPU kinds) or host_path (CPU kind), device arrays through device_path.
 #pragma once
 #include <cstdint>
 #include <exception>
@@ -18,6 +18,7 @@
 namespace wx::shard {
 
 class HostPath;
+class StagedPath;
 
 // Keys a shard is given for a table of `capacity` keys over n shards: its even share plus four
 // standard deviations of the binomial spread, so a GROW_NEVER table sized for `capacity` uniformly
@@ -72,7 +73,8 @@ class ShardSet {
   std::vector<std::unique_ptr<Unit>> units_;
   std::unique_ptr<ShardThreads> threads_;  // sharded sets only: split and gather passes
   std::unique_ptr<ShardThreads> runners_;  // sharded sets only: one thread per shard's call
-  std::unique_ptr<HostPath> host_;         // scratch of host-array calls, made on first use
+  std::unique_ptr<HostPath> host_;         // CPU kind: scratch of its calls, made on first use
+  std::unique_ptr<StagedPath> staged_;     // GPU kinds: staging of host-array calls, made on first use
   DevicePathPtr device_;                   // scratch of device-array calls, made on first use
 };
 

@@ -10,7 +10,8 @@ namespace {
 
 void DevicePathDelete::operator()(DevicePath*) const {}  // never made without CUDA
 DevicePathPtr make_device_path(const std::vector<int>&) { absent(); }
-BatchResult run_on_device(DevicePath&, ShardSet&, Call, const Batch&, int, void*) { absent(); }
+BatchResult run_on_device(DevicePath&, ShardSet&, Call, const Batch&, int, void*, PerShard*) { absent(); }
+void* source_stream(DevicePath&, int) { absent(); }
 uint64_t retrieve_all_on_device(DevicePath&, ShardSet&, void*, void*, int, void*) { absent(); }
 
 }  // namespace wx::shard
