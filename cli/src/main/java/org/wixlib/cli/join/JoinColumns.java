@@ -6,18 +6,19 @@ import java.lang.foreign.ValueLayout;
 import java.util.Locale;
 import java.util.function.LongSupplier;
 import org.wixlib.Join;
+import org.wixlib.PinnedMemory;
 
 /**
  * The key columns of one join core in the memory a caller holds them in, and the outputs its probes
- * reuse: {@link #heap} ({@code int[]} in and out) or {@link #offHeap} (native memory, as Arrow-style
- * columns: ordinary off-heap memory, not page-locked). The outputs are sized once, as a caller that
+ * reuse: {@code int[]} in and out, or native memory as Arrow-style columns (ordinary off-heap memory,
+ * or page-locked once as long-lived columns are). The outputs are sized once, as a caller that
  * reuses them would: a UNIQUE build gives at most one pair per probe row, a MULTI build's count is
  * asked first (untimed).
  */
 abstract class JoinColumns implements AutoCloseable {
   /** The memory paths of {@code wixlib join --memory}. */
   enum Memory {
-    HEAP, NATIVE;
+    HEAP, NATIVE, PINNED;
 
     String label() {
       return name().toLowerCase(Locale.ROOT);
@@ -29,7 +30,7 @@ abstract class JoinColumns implements AutoCloseable {
           return m;
         }
       }
-      throw new IllegalArgumentException("unknown memory '" + s + "' (expected heap or native)");
+      throw new IllegalArgumentException("unknown memory '" + s + "' (expected heap, native or pinned)");
     }
   }
 
@@ -44,7 +45,7 @@ abstract class JoinColumns implements AutoCloseable {
   }
 
   static JoinColumns of(Memory m, JoinQuery q, int[] build, int[] probe) {
-    return m == Memory.HEAP ? new Heap(q, build, probe) : new OffHeap(q, build, probe);
+    return m == Memory.HEAP ? new Heap(q, build, probe) : new OffHeap(q, build, probe, m == Memory.PINNED);
   }
 
   abstract Join build(Join.Builder b);
@@ -108,22 +109,30 @@ abstract class JoinColumns implements AutoCloseable {
     }
   }
 
+  /** Off-heap columns and outputs: ordinary native memory, or page-locked once (long-lived columns). */
   private static final class OffHeap extends JoinColumns {
     final Arena arena = Arena.ofShared();
+    final boolean pinned;
     final MemorySegment build;
     final MemorySegment probe;
     MemorySegment a;
     MemorySegment b;
     long room = -1;
 
-    OffHeap(JoinQuery q, int[] build, int[] probe) {
+    OffHeap(JoinQuery q, int[] build, int[] probe, boolean pinned) {
       super(q, build.length, probe.length);
+      this.pinned = pinned;
       this.build = column(build);
       this.probe = column(probe);
     }
 
+    private MemorySegment ints(long n) {
+      long bytes = 4L * Math.max(1, n);
+      return pinned ? PinnedMemory.allocate(arena, bytes) : arena.allocate(bytes, 64);
+    }
+
     private MemorySegment column(int[] values) {
-      MemorySegment s = arena.allocate(ValueLayout.JAVA_INT, Math.max(1, values.length));
+      MemorySegment s = ints(values.length);
       MemorySegment.copy(values, 0, s, ValueLayout.JAVA_INT, 0, values.length);
       return s;
     }
@@ -137,8 +146,8 @@ abstract class JoinColumns implements AutoCloseable {
     long probe(Join j) {
       if (room < 0) {
         room = room(() -> j.count(probe, probeRows));
-        a = arena.allocate(ValueLayout.JAVA_INT, Math.max(1, room));
-        b = q.result == JoinQuery.Result.PAIRS ? arena.allocate(ValueLayout.JAVA_INT, Math.max(1, room)) : null;
+        a = ints(room);
+        b = q.result == JoinQuery.Result.PAIRS ? ints(room) : null;
       }
       long n = switch (q.result) {
         case PAIRS -> j.probe(probe, MemorySegment.NULL, probeRows, a, b, room);

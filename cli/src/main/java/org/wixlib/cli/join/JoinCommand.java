@@ -78,7 +78,7 @@ import picocli.CommandLine.Spec;
       "  wixlib join --sf 10 --kind glht --query orders_lineitem,part_lineitem --format csv",
       "  wixlib join --sf 0.01 --kind cpu --format json",
       "  wixlib join --sf 10 --kind glht,hive,cpu --baseline duckdb",
-      "  wixlib join --sf 10 --kind glht,hive --memory heap,native --baseline duckdb"
+      "  wixlib join --sf 10 --kind glht,hive --memory heap,native,pinned --baseline duckdb"
     })
 public final class JoinCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -106,7 +106,9 @@ public final class JoinCommand implements Callable<Integer> {
 
  @Option(names = "--memory", paramLabel = "M", split = ",", defaultValue = "heap",
       description = "Where the key columns and the outputs live, one row per kind and memory: heap (int[] in, pairs"
-          + " into int[]), native (off-heap memory, as Arrow-style columns; ordinary memory, not page-locked)."
+          + " into int[]), native (off-heap memory, as Arrow-style columns; ordinary memory, not page-locked),"
+          + " pinned (the same columns and outputs page-locked once, PinnedMemory.allocate: what long-lived"
+          + " columns get from PinnedMemory.register; GPU kinds then copy them straight to and from the device)."
           + " Default: ${DEFAULT-VALUE}.")
   List<String> memoryNames = new ArrayList<>();
 
