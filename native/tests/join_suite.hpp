@@ -1,7 +1,8 @@
 // Join suite for one table kind (test_join_cpu, gpu_join_glht, gpu_join_hive): hand-checked small
 // cases (duplicates, empty inputs, buffer too small, reserved keys), then random columns checked
 // against a std::unordered_multimap join, with and without precomputed hashes, host and (GPU kinds)
-// device memory. Every check compares exact pair sets, so a wrong or missing pair fails the test.
+// device memory; on GPU kinds also host probes longer than the engine's chunks. Every check compares
+// exact pair sets, so a wrong or missing pair fails the test.
 // run_sharded repeats it on joins (and tables) of several shards.
 #pragma once
 #include <algorithm>
@@ -266,6 +267,77 @@ void random_cases(int32_t kind, uint64_t n, uint32_t seed) {
   }
 }
 
+// A host array of n T: ordinary memory, or page-locked (wx_host_alloc).
+template <typename T>
+struct HostCol {
+  T* p = nullptr;
+  bool locked;
+  HostCol(uint64_t n, bool page_locked) : locked(page_locked) {
+    if (locked) CHECK_OK(wx_host_alloc(n * sizeof(T), reinterpret_cast<void**>(&p)));
+    else p = new T[n];
+  }
+  ~HostCol() {
+    if (locked) wx_host_free(p);
+    else delete[] p;
+  }
+};
+
+// GPU kinds: host probes longer than the engine's 2^22-row chunks, which run chunk by chunk when the
+// output cannot overflow (a UNIQUE inner join with room for every probe row, semi and anti joins):
+// reserved keys on the chunk edges, ordinary and page-locked columns; pairs and rows checked exactly,
+// in probe order, against the oracle.
+inline void long_probes(int32_t kind) {
+  const uint64_t chunk = uint64_t(1) << 22, m = 2 * chunk + 12345, nb = uint64_t(1) << 20;
+  std::mt19937_64 rng(23);
+  for (int build : {WX_JOIN_UNIQUE, WX_JOIN_MULTI}) {
+    std::vector<uint32_t> b(nb), p(m);
+    for (uint64_t i = 0; i < nb; ++i) b[i] = build == WX_JOIN_UNIQUE ? uint32_t(i * 7 + 3) : uint32_t(rng() % (nb / 4));
+    std::shuffle(b.begin(), b.end(), rng);
+    for (auto& k : p) k = uint32_t(rng() % (8 * nb));
+    for (uint64_t r : {chunk - 1, chunk, 2 * chunk, m - 1}) p[r] = ~uint32_t(0);  // match nothing
+    std::unordered_multimap<uint32_t, uint32_t> map;
+    for (uint32_t i = 0; i < nb; ++i) map.emplace(b[i], i);
+    std::vector<uint8_t> has(m, 0);
+    std::vector<uint32_t> want_p, want_b;  // UNIQUE: at most one pair per probe row, in probe order
+    for (uint32_t i = 0; i < m; ++i) {
+      auto it = map.find(p[i]);
+      if (it == map.end()) continue;
+      has[i] = 1;
+      want_p.push_back(i), want_b.push_back(it->second);
+    }
+    wx_join* j = make_join<uint32_t>(kind, build, b);
+    for (bool locked : {false, true}) {
+      HostCol<uint32_t> keys(m, locked), pr(m, locked), br(m, locked);
+      std::copy(p.begin(), p.end(), keys.p);
+      uint64_t count = 0;
+      if (build == WX_JOIN_UNIQUE) {
+        std::fill(pr.p, pr.p + m, 0xEEEEEEEEu);
+        CHECK_OK(wx_join_probe(j, keys.p, nullptr, m, pr.p, br.p, m, &count, WX_MEM_HOST, nullptr));
+        CHECK_MSG(count == want_p.size(), "long probe: %llu pairs, oracle %zu", (unsigned long long)count, want_p.size());
+        for (uint64_t i = 0; i < count; ++i)
+          CHECK_MSG(pr.p[i] == want_p[i] && br.p[i] == want_b[i], "long probe pair %llu: (%u, %u), oracle (%u, %u)",
+                    (unsigned long long)i, pr.p[i], br.p[i], want_p[i], want_b[i]);
+        CHECK(pr.p[count] == 0xEEEEEEEEu);  // nothing past the pairs
+      }
+      for (int anti : {0, 1}) {
+        CHECK_OK(wx_join_semi(j, keys.p, nullptr, m, anti, pr.p, &count, WX_MEM_HOST, nullptr));
+        uint64_t expect = 0, at = 0;
+        for (uint32_t i = 0; i < m; ++i) {
+          if (has[i] == (anti ? 1 : 0)) continue;
+          ++expect;
+          CHECK_MSG(at < count && pr.p[at] == i, "long %s: row %llu is %u, oracle %u", anti ? "anti" : "semi",
+                    (unsigned long long)at, at < count ? pr.p[at] : 0u, i);
+          ++at;
+        }
+        CHECK_MSG(count == expect, "long %s: %llu rows, oracle %llu", anti ? "anti" : "semi", (unsigned long long)count,
+                  (unsigned long long)expect);
+      }
+    }
+    CHECK_OK(wx_join_destroy(j));
+  }
+  std::printf("long host probes passed on kind %d, %d shards\n", kind, g_shards);
+}
+
 inline void run(int32_t kind, uint64_t n) {
   hand_cases<uint32_t>(kind);
   random_cases<uint32_t>(kind, 1000, 1);
@@ -276,6 +348,7 @@ inline void run(int32_t kind, uint64_t n) {
     random_cases<uint64_t>(kind, n, 4);
     hashed_table_calls<uint64_t>(kind, n, 5);
   } else {  // GPU kinds take 32-bit keys only
+    if (!wxsuite::small_run() || g_shards == 1) long_probes(kind);
     wx_config c = config_of(kind, 64);
     std::vector<uint64_t> b = {1};
     wx_join* j = nullptr;

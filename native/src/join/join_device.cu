@@ -4,11 +4,14 @@
 // (grown, never shrunk) so a timed probe does no allocation.
 #include <cub/cub.cuh>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "common/cuda_util.cuh"
+#include "common/device.hpp"
 #include "common/env.hpp"
 #include "common/host_transfer.cuh"
 #include "join/join.hpp"
@@ -20,6 +23,8 @@ namespace {
 constexpr int kBlock = 256;
 constexpr uint32_t kNone = 0xFFFFFFFFu;  // find's not-found value: no row / no group
 constexpr unsigned long long kNoIndex = ~0ull;
+// Rows of a chunk of a host probe: 16 MB of keys, 0.3 ms of the link.
+constexpr uint64_t kProbeChunk = uint64_t(1) << 22;
 
 unsigned grid_for(uint64_t n) { return unsigned(n ? (n + kBlock - 1) / kBlock : 1); }
 
@@ -82,9 +87,10 @@ __global__ void k_count(const uint32_t* keys, const uint32_t* found, const uint3
   cnt[i] = mode == 0 ? m : mode == 1 ? (m > 0) : (m == 0);
 }
 
+// Probe rows are numbered from `base` (a chunk's first row in its probe column).
 __global__ void k_write_pairs(const uint32_t* found, const uint32_t* offsets, const uint32_t* rows,
                               const unsigned long long* pos, const unsigned long long* cnt, uint64_t n,
-                              uint32_t* probe_rows, uint32_t* build_rows) {
+                              uint32_t* probe_rows, uint32_t* build_rows, uint32_t base) {
   const uint64_t i = index();
   if (i >= n) return;
   const uint64_t c = cnt[i];
@@ -92,20 +98,21 @@ __global__ void k_write_pairs(const uint32_t* found, const uint32_t* offsets, co
   const uint64_t o = pos[i];
   const uint32_t g = found[i];
   if (!offsets) {
-    probe_rows[o] = uint32_t(i);
+    probe_rows[o] = base + uint32_t(i);
     build_rows[o] = g;
     return;
   }
   const uint32_t* r = rows + offsets[g];
   for (uint64_t j = 0; j < c; ++j) {
-    probe_rows[o + j] = uint32_t(i);
+    probe_rows[o + j] = base + uint32_t(i);
     build_rows[o + j] = r[j];
   }
 }
 
-__global__ void k_write_rows(const unsigned long long* pos, const unsigned long long* cnt, uint64_t n, uint32_t* rows) {
+__global__ void k_write_rows(const unsigned long long* pos, const unsigned long long* cnt, uint64_t n, uint32_t* rows,
+                             uint32_t base) {
   const uint64_t i = index();
-  if (i < n && cnt[i]) rows[pos[i]] = uint32_t(i);
+  if (i < n && cnt[i]) rows[pos[i]] = base + uint32_t(i);
 }
 
 // WIXLIB_TRACE=1: the build prints where its time went, step by step (synchronising after each step).
@@ -177,6 +184,11 @@ class DeviceEngine final : public Engine {
   ~DeviceEngine() override {
     if (ev0_) cudaEventDestroy(ev0_);
     if (ev1_) cudaEventDestroy(ev1_);
+    for (const auto* evs : {&ev_up_, &ev_begin_, &ev_end_})
+      for (cudaEvent_t e : *evs) cudaEventDestroy(e);
+    if (up_) cudaStreamDestroy(up_);
+    if (down_) cudaStreamDestroy(down_);
+    if (totals_) cudaFreeHost(totals_);
   }
 
   uint64_t count(const Probe& p) override {
@@ -204,13 +216,14 @@ class DeviceEngine final : public Engine {
   uint64_t probe(const Probe& p, uint32_t* probe_rows, uint32_t* build_rows, uint64_t capacity) override {
     DeviceScope scope(device_);
     cudaStream_t st = static_cast<cudaStream_t>(p.stream);
+    if (chunked(p) && !multi_ && capacity >= p.n) return last_matches_ = run_chunked(p, 0, probe_rows, build_rows);
     const uint32_t* keys = lookup(p, st);
     const uint64_t total = scan(keys, p.n, 0, st);
     if (total > 0 && total <= capacity) {
       uint32_t* pr = p.mem == WX_MEM_DEVICE ? probe_rows : out_a_.get(total);
       uint32_t* br = p.mem == WX_MEM_DEVICE ? build_rows : out_b_.get(total);
       k_write_pairs<<<grid_for(p.n), kBlock, 0, st>>>(found_.a.get(), multi_ ? offsets_.get() : nullptr, rows_arr_.get(),
-                                                      pos_.a.get(), cnt_.a.get(), p.n, pr, br);
+                                                      pos_.a.get(), cnt_.a.get(), p.n, pr, br, 0);
       WX_CUDA_LAUNCHED("k_write_pairs");
       WX_CUDA(cudaEventRecord(ev1_, st));
       if (p.mem == WX_MEM_HOST) {
@@ -225,11 +238,12 @@ class DeviceEngine final : public Engine {
   uint64_t semi(const Probe& p, bool anti, uint32_t* rows) override {
     DeviceScope scope(device_);
     cudaStream_t st = static_cast<cudaStream_t>(p.stream);
+    if (chunked(p)) return last_matches_ = run_chunked(p, anti ? 2 : 1, rows, nullptr);
     const uint32_t* keys = lookup(p, st);
     const uint64_t total = scan(keys, p.n, anti ? 2 : 1, st);
     if (total > 0) {
       uint32_t* out = p.mem == WX_MEM_DEVICE ? rows : out_a_.get(total);
-      k_write_rows<<<grid_for(p.n), kBlock, 0, st>>>(pos_.a.get(), cnt_.a.get(), p.n, out);
+      k_write_rows<<<grid_for(p.n), kBlock, 0, st>>>(pos_.a.get(), cnt_.a.get(), p.n, out, 0);
       WX_CUDA_LAUNCHED("k_write_rows");
       WX_CUDA(cudaEventRecord(ev1_, st));
       if (p.mem == WX_MEM_HOST) dev::download(device_, rows, out, total * 4, st, copy_threads_);
@@ -251,6 +265,132 @@ class DeviceEngine final : public Engine {
   }
 
  private:
+  // Host probes longer than a chunk whose output cannot overflow (a UNIQUE inner join given room for
+  // every probe row, semi and anti joins) run chunk by chunk; see run_chunked.
+  static bool chunked(const Probe& p) { return p.mem == WX_MEM_HOST && p.n > kProbeChunk; }
+
+  // A chunked host probe (mode as k_count; out_b: build rows of an inner join, else NULL). The upload
+  // of chunk i + 1, the table lookups and writes of chunk i and the download of chunk i - 1 overlap
+  // (both copy engines and the SMs), and each chunk's results go straight to their place in the
+  // caller's arrays: page-locked outputs take no host copy at all. Returns the rows or pairs written.
+  uint64_t run_chunked(const Probe& p, int mode, uint32_t* out_a, uint32_t* out_b) {
+    cudaStream_t st = static_cast<cudaStream_t>(p.stream);
+    const uint64_t n = p.n, chunks = (n + kProbeChunk - 1) / kProbeChunk;
+    uint32_t* keys = keys_.get(n);
+    uint64_t* hashes = p.hashes ? hashes_.get(n) : nullptr;
+    uint32_t* found = found_.get(n);
+    unsigned long long* cnt = cnt_.get(n);
+    unsigned long long* pos = pos_.get(n);
+    uint32_t* da = out_a_.get(n);
+    uint32_t* db = out_b ? out_b_.get(n) : nullptr;
+    unsigned long long* faults = faults_.get(1);
+    prepare_chunks(chunks);
+    unsigned long long* tot = totals_;  // pinned: per chunk its last position and count, then faults
+    const uint32_t* host_keys = static_cast<const uint32_t*>(p.keys);
+    auto lo_of = [&](uint64_t i) { return i * kProbeChunk; };
+    auto size_of = [&](uint64_t i) { return std::min(kProbeChunk, n - lo_of(i)); };
+    auto upload = [&](uint64_t i) {
+      const uint64_t lo = lo_of(i), m = size_of(i);
+      dev::upload(device_, keys + lo, host_keys + lo, m * 4, up_, copy_threads_);
+      if (hashes) dev::upload(device_, hashes + lo, p.hashes + lo, m * 8, up_, copy_threads_);
+      WX_CUDA(cudaEventRecord(ev_up_[i], up_));
+    };
+    // Page-locked destinations are written by the copy engine while later chunks run; others go
+    // through the library's page-locked slots (that download returns once they are in place).
+    auto download = [&](uint32_t* dst, const uint32_t* src, uint64_t count) {
+      if (count == 0) return;
+      if (dev::is_page_locked(dst, count * 4)) WX_CUDA(cudaMemcpyAsync(dst, src, count * 4, cudaMemcpyDeviceToHost, down_));
+      else dev::download(device_, dst, src, count * 4, down_, copy_threads_);
+    };
+    uint64_t written = 0;
+    double table_ms = 0.0;
+    try {
+      WX_CUDA(cudaMemsetAsync(faults, 0, sizeof(unsigned long long), st));
+      upload(0);
+      for (uint64_t i = 0; i < chunks; ++i) {
+        const uint64_t lo = lo_of(i), m = size_of(i);
+        if (i + 1 < chunks) upload(i + 1);
+        WX_CUDA(cudaStreamWaitEvent(st, ev_up_[i], 0));
+        WX_CUDA(cudaEventRecord(ev_begin_[i], st));
+        Batch b;
+        b.keys = keys + lo;
+        b.values_out = found + lo;
+        b.n = m;
+        b.not_found = kNone;
+        b.stream = st;
+        if (hashes) table_->find_hashed(b, hashes + lo);
+        else table_->find(b);
+        k_count<<<grid_for(m), kBlock, 0, st>>>(keys + lo, found + lo, multi_ ? offsets_.get() : nullptr,
+                                                multi_ ? distinct_ : rows_, m, mode, cnt + lo, faults);
+        WX_CUDA_LAUNCHED("k_count");
+        size_t bytes = 0;
+        WX_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, cnt + lo, pos + lo, m, st));
+        WX_CUDA(cub::DeviceScan::ExclusiveSum(temp_.get(bytes), bytes, cnt + lo, pos + lo, m, st));
+        // At most one pair or row per probe row: chunk i writes into its own rows of the scratch.
+        if (out_b)
+          k_write_pairs<<<grid_for(m), kBlock, 0, st>>>(found + lo, nullptr, nullptr, pos + lo, cnt + lo, m, da + lo,
+                                                         db + lo, uint32_t(lo));
+        else
+          k_write_rows<<<grid_for(m), kBlock, 0, st>>>(pos + lo, cnt + lo, m, da + lo, uint32_t(lo));
+        WX_CUDA_LAUNCHED("k_write");
+        WX_CUDA(cudaMemcpyAsync(&tot[2 * i], pos + lo + m - 1, 8, cudaMemcpyDeviceToHost, st));
+        WX_CUDA(cudaMemcpyAsync(&tot[2 * i + 1], cnt + lo + m - 1, 8, cudaMemcpyDeviceToHost, st));
+        WX_CUDA(cudaEventRecord(ev_end_[i], st));
+        WX_CUDA(cudaEventSynchronize(ev_end_[i]));
+        wx_stats ts{};
+        table_->stats(&ts);
+        table_ms += ts.last_kernel_ms;
+        const uint64_t got = tot[2 * i] + tot[2 * i + 1];
+        WX_CUDA(cudaStreamWaitEvent(down_, ev_end_[i], 0));
+        download(out_a + written, da + lo, got);
+        if (out_b) download(out_b + written, db + lo, got);
+        written += got;
+      }
+      WX_CUDA(cudaMemcpyAsync(&tot[2 * chunks], faults, 8, cudaMemcpyDeviceToHost, st));
+      WX_CUDA(cudaStreamSynchronize(st));
+      WX_CUDA(cudaStreamSynchronize(down_));
+    } catch (...) {
+      // Nothing may still be copying into the caller's arrays or from its keys once the call returns.
+      cudaStreamSynchronize(up_);
+      cudaStreamSynchronize(down_);
+      cudaStreamSynchronize(st);
+      cudaGetLastError();
+      throw;
+    }
+    check_faults(tot[2 * chunks]);
+    float ms = 0.f, sum = 0.f;
+    for (uint64_t i = 0; i < chunks; ++i) {
+      WX_CUDA(cudaEventElapsedTime(&ms, ev_begin_[i], ev_end_[i]));
+      sum += ms;
+    }
+    last_ms_ = sum;
+    last_table_ms_ = table_ms;
+    looked_up_ = true;
+    return written;
+  }
+
+  // Streams, events and the page-locked totals of a chunked probe of `chunks` chunks (kept, grown).
+  void prepare_chunks(uint64_t chunks) {
+    if (!up_) WX_CUDA(cudaStreamCreateWithFlags(&up_, cudaStreamNonBlocking));
+    if (!down_) WX_CUDA(cudaStreamCreateWithFlags(&down_, cudaStreamNonBlocking));
+    while (ev_up_.size() < chunks) {
+      cudaEvent_t up = nullptr, begin = nullptr, end = nullptr;
+      WX_CUDA(cudaEventCreateWithFlags(&up, cudaEventDisableTiming));
+      ev_up_.push_back(up);
+      WX_CUDA(cudaEventCreate(&begin));
+      ev_begin_.push_back(begin);
+      WX_CUDA(cudaEventCreate(&end));
+      ev_end_.push_back(end);
+    }
+    if (totals_chunks_ < chunks) {
+      if (totals_) dev::host_free(totals_);
+      totals_ = nullptr;
+      totals_chunks_ = 0;
+      totals_ = static_cast<unsigned long long*>(dev::host_alloc((2 * chunks + 1) * sizeof(unsigned long long)));
+      totals_chunks_ = chunks;
+    }
+  }
+
   // Runs launch(first) on a fresh device word set to kNoIndex and returns the index it found.
   template <typename F>
   uint64_t first_index(F&& launch, cudaStream_t st) {
@@ -441,6 +581,10 @@ class DeviceEngine final : public Engine {
   double last_ms_ = 0.0, last_table_ms_ = 0.0;
   bool looked_up_ = false;  // the last call ran a table find
   cudaEvent_t ev0_ = nullptr, ev1_ = nullptr;
+  cudaStream_t up_ = nullptr, down_ = nullptr;             // chunked probes: uploads, downloads
+  std::vector<cudaEvent_t> ev_up_, ev_begin_, ev_end_;     // per chunk: keys uploaded, its kernels' span
+  unsigned long long* totals_ = nullptr;                   // page-locked, 2 * totals_chunks_ + 1 words
+  uint64_t totals_chunks_ = 0;
   DeviceArray<uint32_t> offsets_, rows_arr_;  // MULTI: rows of group g = rows_arr_[offsets_[g] .. offsets_[g+1])
   Scratch<uint32_t> keys_, found_, out_a_, out_b_;
   Scratch<uint64_t> hashes_;
