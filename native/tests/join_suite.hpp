@@ -282,9 +282,9 @@ struct HostCol {
   }
 };
 
-// GPU kinds: host probes longer than the engine's 2^22-row chunks, which run chunk by chunk when the
-// output cannot overflow (a UNIQUE inner join with room for every probe row, semi and anti joins):
-// reserved keys on the chunk edges, ordinary and page-locked columns; pairs and rows checked exactly,
+// GPU kinds: host probes longer than the engine's 2^22-row chunks. Page-locked columns run chunk by
+// chunk where the output cannot overflow (a UNIQUE inner join with room for every probe row, semi and
+// anti joins), ordinary ones whole; reserved keys on the chunk edges; pairs and rows checked exactly,
 // in probe order, against the oracle.
 inline void long_probes(int32_t kind) {
   const uint64_t chunk = uint64_t(1) << 22, m = 2 * chunk + 12345, nb = uint64_t(1) << 20;

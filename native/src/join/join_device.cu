@@ -216,7 +216,8 @@ class DeviceEngine final : public Engine {
   uint64_t probe(const Probe& p, uint32_t* probe_rows, uint32_t* build_rows, uint64_t capacity) override {
     DeviceScope scope(device_);
     cudaStream_t st = static_cast<cudaStream_t>(p.stream);
-    if (chunked(p) && !multi_ && capacity >= p.n) return last_matches_ = run_chunked(p, 0, probe_rows, build_rows);
+    if (!multi_ && capacity >= p.n && chunked(p, probe_rows, build_rows))
+      return last_matches_ = run_chunked(p, 0, probe_rows, build_rows);
     const uint32_t* keys = lookup(p, st);
     const uint64_t total = scan(keys, p.n, 0, st);
     if (total > 0 && total <= capacity) {
@@ -238,7 +239,7 @@ class DeviceEngine final : public Engine {
   uint64_t semi(const Probe& p, bool anti, uint32_t* rows) override {
     DeviceScope scope(device_);
     cudaStream_t st = static_cast<cudaStream_t>(p.stream);
-    if (chunked(p)) return last_matches_ = run_chunked(p, anti ? 2 : 1, rows, nullptr);
+    if (chunked(p, rows, nullptr)) return last_matches_ = run_chunked(p, anti ? 2 : 1, rows, nullptr);
     const uint32_t* keys = lookup(p, st);
     const uint64_t total = scan(keys, p.n, anti ? 2 : 1, st);
     if (total > 0) {
@@ -266,13 +267,21 @@ class DeviceEngine final : public Engine {
 
  private:
   // Host probes longer than a chunk whose output cannot overflow (a UNIQUE inner join given room for
-  // every probe row, semi and anti joins) run chunk by chunk; see run_chunked.
-  static bool chunked(const Probe& p) { return p.mem == WX_MEM_HOST && p.n > kProbeChunk; }
+  // every probe row, semi and anti joins) run chunk by chunk when every array of the call is
+  // page-locked (see run_chunked). Other host arrays pass through the library's page-locked slots,
+  // whose copies overlap their DMA only over a whole column: chunk by chunk the host copies and the
+  // transfers ran one after the other, 2-3x slower on the H200 host.
+  static bool chunked(const Probe& p, const uint32_t* out_a, const uint32_t* out_b) {
+    const uint64_t bytes = p.n * 4;
+    return p.mem == WX_MEM_HOST && p.n > kProbeChunk && dev::is_page_locked(p.keys, bytes) &&
+           (!p.hashes || dev::is_page_locked(p.hashes, 2 * bytes)) && dev::is_page_locked(out_a, bytes) &&
+           (!out_b || dev::is_page_locked(out_b, bytes));
+  }
 
-  // A chunked host probe (mode as k_count; out_b: build rows of an inner join, else NULL). The upload
-  // of chunk i + 1, the table lookups and writes of chunk i and the download of chunk i - 1 overlap
-  // (both copy engines and the SMs), and each chunk's results go straight to their place in the
-  // caller's arrays: page-locked outputs take no host copy at all. Returns the rows or pairs written.
+  // A chunked host probe of page-locked arrays (mode as k_count; out_b: build rows of an inner join,
+  // else NULL). The upload of chunk i + 1, the table lookups and writes of chunk i and the download of
+  // chunk i - 1 overlap (both copy engines and the SMs), and each chunk's results go straight to their
+  // place in the caller's arrays. Returns the rows or pairs written.
   uint64_t run_chunked(const Probe& p, int mode, uint32_t* out_a, uint32_t* out_b) {
     cudaStream_t st = static_cast<cudaStream_t>(p.stream);
     const uint64_t n = p.n, chunks = (n + kProbeChunk - 1) / kProbeChunk;
@@ -291,16 +300,12 @@ class DeviceEngine final : public Engine {
     auto size_of = [&](uint64_t i) { return std::min(kProbeChunk, n - lo_of(i)); };
     auto upload = [&](uint64_t i) {
       const uint64_t lo = lo_of(i), m = size_of(i);
-      dev::upload(device_, keys + lo, host_keys + lo, m * 4, up_, copy_threads_);
-      if (hashes) dev::upload(device_, hashes + lo, p.hashes + lo, m * 8, up_, copy_threads_);
+      WX_CUDA(cudaMemcpyAsync(keys + lo, host_keys + lo, m * 4, cudaMemcpyHostToDevice, up_));
+      if (hashes) WX_CUDA(cudaMemcpyAsync(hashes + lo, p.hashes + lo, m * 8, cudaMemcpyHostToDevice, up_));
       WX_CUDA(cudaEventRecord(ev_up_[i], up_));
     };
-    // Page-locked destinations are written by the copy engine while later chunks run; others go
-    // through the library's page-locked slots (that download returns once they are in place).
     auto download = [&](uint32_t* dst, const uint32_t* src, uint64_t count) {
-      if (count == 0) return;
-      if (dev::is_page_locked(dst, count * 4)) WX_CUDA(cudaMemcpyAsync(dst, src, count * 4, cudaMemcpyDeviceToHost, down_));
-      else dev::download(device_, dst, src, count * 4, down_, copy_threads_);
+      if (count) WX_CUDA(cudaMemcpyAsync(dst, src, count * 4, cudaMemcpyDeviceToHost, down_));
     };
     uint64_t written = 0;
     double table_ms = 0.0;
