@@ -4,7 +4,8 @@
 # required), compute-sanitizer on small cases, the Java tests against the CUDA build, `wixlib info`
 # and the benchmarks. Logs go to a work folder packed at the end into $OUT/results.tgz, with
 # $OUT/summary.txt beside it (the device tool brings back only a few files). Stages: STAGES="native
-# sanitize java stress bench" (default all), plus "join" on request: `wixlib join` on TPC-H at each
+# sanitize java stress bench" (default all), plus "spark" on request (Spark's join against wixlib's
+# from scripts/spark-carry.sh's parts: SPARK_SF, SPARK_KINDS, SPARK_REPS), and "join" on request: `wixlib join` on TPC-H at each
 # scale factor of JOIN_SF (default "1 10") for JOIN_KINDS (default glht,hive,cpu), extra JOIN_ARGS, and
 # `--baseline duckdb` when .carry holds DuckDB's jar (scripts/device-prepare.sh with WITH_DUCKDB=1).
 # Exit status: the number of failed stages.
@@ -170,6 +171,29 @@ if has join; then
     then result "wixlib join --sf $sf $duckdb" ok; else result "wixlib join --sf $sf $duckdb" FAILED; tail -5 "$OUT/join-sf$sf.err"; fi
     tee -a "$FINAL/summary.txt" <"$OUT/join-sf$sf.txt"
   done
+fi
+
+if has spark; then
+  # Spark's join against wixlib's (org.wixlib.spark.compare.JoinComparison) in local mode on all cores,
+  # from the parts scripts/spark-carry.sh made (carried in consecutive calls to this machine).
+  stage "spark: Spark's join against wixlib's on TPC-H (JoinComparison)"
+  sdir=/tmp/wixlib-spark
+  if ls .carry-spark*/part-* >/dev/null 2>&1; then
+    rm -rf "$sdir" && mkdir -p "$sdir" && cat .carry-spark*/part-* | xz -d | tar -C "$sdir" -xf -
+    for sf in ${SPARK_SF:-1}; do
+      for k in ${SPARK_KINDS:-glht hive}; do
+        log="$OUT/spark-$k-sf$sf"
+        if timeout "${SPARK_TIMEOUT:-500}" "$sdir/spark/jre/bin/java" -Xmx${SPARK_HEAP:-64g} $(cat "$sdir/spark/jvm.options") \
+            -Dwixlib.library.path="$lib" -cp "$sdir/spark/lib/*" org.wixlib.spark.compare.JoinComparison \
+            --sf "$sf" --kind "$k" --reps "${SPARK_REPS:-3}" >"$log.csv" 2>"$log.err"
+        then result "spark join comparison --sf $sf --kind $k" ok; else result "spark join comparison --sf $sf --kind $k" FAILED; tail -5 "$log.err"; fi
+        grep -E "^(spark|java|wixlib|device [0-9]|tpch|sql extension):" "$log.err" | sed 's/^/      /' | tee -a "$FINAL/summary.txt"
+        tee -a "$FINAL/summary.txt" <"$log.csv"
+      done
+    done
+  else
+    result "spark: no .carry-spark*/part-* (scripts/spark-carry.sh, carried in consecutive calls)" FAILED
+  fi
 fi
 
 stage "done: $failed failed stage(s)"
