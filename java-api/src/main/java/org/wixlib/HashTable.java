@@ -1,19 +1,14 @@
 package org.wixlib;
 
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.ref.Cleaner;
-import java.lang.ref.Reference;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.IntSupplier;
-import org.wixlib.internal.ArrayCalls;
+import org.wixlib.internal.BulkOp;
 import org.wixlib.internal.HeapCalls;
 import org.wixlib.internal.StagedCalls;
 import org.wixlib.internal.Native;
@@ -89,7 +84,7 @@ import org.wixlib.internal.Status;
  * <p><b>Threads.</b> A table is thread-safe: calls from several threads are serialised (here and in
  * the library). {@link #close()} may be called from any thread; it waits for a running call to
  * finish, and calls after it throw {@link IllegalStateException}. A table that is never closed frees
- * its native memory once unreachable (a {@link Cleaner}); {@code close()} is idempotent.
+ * its native memory once unreachable (a {@link java.lang.ref.Cleaner}); {@code close()} is idempotent.
  */
 public final class HashTable implements AutoCloseable {
   /** The reserved keys, as ints. */
@@ -101,33 +96,34 @@ public final class HashTable implements AutoCloseable {
 
   private final TableKind kind;
   private final Sharding sharding;
-  private final int keyBits;
+  private final KeyWidth width;
   private final double maxLoadFactor;
-  private final long handle;
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Cleaner.Cleanable cleanable;
-  private volatile boolean closed;
+  private final Guard guard;
+  /** The bulk calls on every kind of memory. */
+  private final TableCalls calls;
+  /** The Map-shaped calls of one key. */
+  private final SingleKey single;
 
   private HashTable(TableKind kind, Sharding sharding, int keyBits, double maxLoadFactor, long handle) {
     this.kind = kind;
     this.sharding = sharding;
-    this.keyBits = keyBits;
+    this.width = KeyWidth.of(keyBits);
     this.maxLoadFactor = maxLoadFactor;
-    this.handle = handle;
-    this.calls = kind.isGpu() || inPlaceOnCpu ? HeapCalls.IN_PLACE : new StagedCalls();
-    this.cleanable = Native.CLEANER.register(this, new Destroy(handle));
+    this.guard = new Guard(handle, "table", kind, HashTable::destroy);
+    this.calls = new TableCalls(guard, width, kind, sharding,
+        kind.isGpu() || inPlaceOnCpu ? HeapCalls.IN_PLACE : new StagedCalls());
+    this.single = new SingleKey(guard, width);
   }
 
   /** Native tables destroyed so far (by close() or the cleaner); tests watch it. */
   static final java.util.concurrent.atomic.AtomicLong DESTROYED = new java.util.concurrent.atomic.AtomicLong();
 
-  /** Destroys the native table once; holds no reference to the HashTable. */
-  private record Destroy(long handle) implements Runnable {
-    @Override
-    public void run() {
-      Native.tableDestroy(handle);
-      DESTROYED.incrementAndGet();
-    }
+  /** Tests: CPU tables made from now on pass arrays in place too (HeapCalls runs on every machine). */
+  static volatile boolean inPlaceOnCpu;
+
+  private static void destroy(long handle) {
+    Native.tableDestroy(handle);
+    DESTROYED.incrementAndGet();
   }
 
   public static Builder builder() {
@@ -305,7 +301,7 @@ public final class HashTable implements AutoCloseable {
 
   /** Width of keys and values in bits: 32 (int[] overloads) or 64 (long[] overloads). */
   public int keyBits() {
-    return keyBits;
+    return width.bits;
   }
 
   /** The CUDA device of a GPU table, of its first shard when sharded (0 for CPU tables unless set). */
@@ -337,7 +333,7 @@ public final class HashTable implements AutoCloseable {
     }
     acquire();
     try {
-      Native.ShardStats s = Native.shardStats(handle, shard);
+      Native.ShardStats s = Native.shardStats(guard.handle(), shard);
       return new ShardStats(shard, s.device(), tableStats(s.stats()));
     } finally {
       release();
@@ -350,7 +346,7 @@ public final class HashTable implements AutoCloseable {
   }
 
   public boolean isClosed() {
-    return closed;
+    return guard.isClosed();
   }
 
   private final AsyncHashTable async = new AsyncHashTable(this);
@@ -360,39 +356,25 @@ public final class HashTable implements AutoCloseable {
   /** Frees the table; waits for a running call; idempotent. */
   @Override
   public void close() {
-    lock.lock();
-    try {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      cleanable.clean();
-    } finally {
-      lock.unlock();
-    }
+    guard.close(() -> {});
   }
 
   private void acquire() {
-    lock.lock();
-    if (closed) {
-      lock.unlock();
-      throw new IllegalStateException("table is closed");
-    }
+    guard.acquire();
   }
 
   private void release() {
-    lock.unlock();
-    Reference.reachabilityFence(this);
+    guard.release();
   }
 
   @Override
   public String toString() {
-    return "HashTable[" + kind + (closed ? ", closed" : "") + "]";
+    return "HashTable[" + kind + (isClosed() ? ", closed" : "") + "]";
   }
 
-  // ---- int[] overloads (32-bit tables) and long[] overloads (64-bit tables) --------------------
-  // Both widths share the private *Arrays methods below, which take keys and values as Object
-  // (int[] or long[], see length/offHeap/copyBack); the public overloads only fix the types.
+  // ---- bulk calls ------------------------------------------------------------------------------
+  // Every overload below is one call of TableCalls, the one path for arrays, segments and buffers;
+  // the int[] overloads serve 32-bit tables and the long[] overloads 64-bit tables.
 
   /**
    * Inserts keys not present yet (present keys keep their value); values may be null (= 0). A key
@@ -400,12 +382,12 @@ public final class HashTable implements AutoCloseable {
    * "Repeated keys in one call" above).
    */
   public void insert(int[] keys, int[] values) {
-    insertArrays(false, keys, values, null);
+    calls.arrays(BulkOp.INSERT, null, keys, values, null, 0);
   }
 
   /** As {@link #insert(int[], int[])}, writing one {@link Outcome} per key (FULL is then a result). */
   public void insert(int[] keys, int[] values, byte[] outcomes) {
-    insertArrays(false, keys, values, outcomes);
+    calls.arrays(BulkOp.INSERT, null, keys, values, outcomes, 0);
   }
 
   /**
@@ -413,46 +395,46 @@ public final class HashTable implements AutoCloseable {
    * ends with the value of one of its elements, unspecified which (not necessarily the last).
    */
   public void insertOrAssign(int[] keys, int[] values) {
-    insertArrays(true, keys, Objects.requireNonNull(values, "values"), null);
+    calls.arrays(BulkOp.INSERT_OR_ASSIGN, null, keys, values, null, 0);
   }
 
   /** As {@link #insertOrAssign(int[], int[])}, writing one {@link Outcome} per key. */
   public void insertOrAssign(int[] keys, int[] values, byte[] outcomes) {
-    insertArrays(true, keys, Objects.requireNonNull(values, "values"), outcomes);
+    calls.arrays(BulkOp.INSERT_OR_ASSIGN, null, keys, values, outcomes, 0);
   }
 
   /** valuesOut[i] = the value of keys[i], or notFound when absent. */
   public void find(int[] keys, int[] valuesOut, int notFound) {
-    findArrays(keys, valuesOut, notFound);
+    calls.arrays(BulkOp.FIND, null, keys, valuesOut, null, notFound);
   }
 
   /** The values of keys, notFound where absent. */
   public int[] find(int[] keys, int notFound) {
-    Objects.requireNonNull(keys, "keys");
-    int[] out = new int[keys.length];
+    int[] out = new int[Objects.requireNonNull(keys, "keys").length];
     find(keys, out, notFound);
     return out;
   }
 
   /** found[i] = 1 when keys[i] is present, else 0. */
   public void contains(int[] keys, byte[] found) {
-    containsArrays(keys, found);
+    calls.arrays(BulkOp.CONTAINS, null, keys, null, found, 0);
   }
 
   /** Whether each key is present. */
   public boolean[] contains(int[] keys) {
-    Objects.requireNonNull(keys, "keys");
-    return containsArrays(keys, new byte[keys.length]);
+    byte[] found = new byte[Objects.requireNonNull(keys, "keys").length];
+    contains(keys, found);
+    return booleans(found);
   }
 
   /** Removes the keys (absent keys are ignored). */
   public void erase(int[] keys) {
-    eraseArrays(keys, null);
+    calls.arrays(BulkOp.ERASE, null, keys, null, null, 0);
   }
 
   /** Removes the keys, writing {@link Outcome#ERASED} or {@link Outcome#NOT_FOUND} per key. */
   public void erase(int[] keys, byte[] outcomes) {
-    eraseArrays(keys, outcomes);
+    calls.arrays(BulkOp.ERASE, null, keys, null, outcomes, 0);
   }
 
   /**
@@ -460,346 +442,87 @@ public final class HashTable implements AutoCloseable {
    * for finds that hit (left as it was on a miss). All elements run concurrently. outcomes may be null.
    */
   public void batch(byte[] ops, int[] keys, int[] values, byte[] outcomes) {
-    batchArrays(ops, keys, values, outcomes);
+    calls.arrays(BulkOp.BATCH, ops, keys, values, outcomes, 0);
   }
 
   /** 64-bit table: as {@link #insert(int[], int[])}; values may be null (= 0). */
   public void insert(long[] keys, long[] values) {
-    insertArrays(false, keys, values, null);
+    calls.arrays(BulkOp.INSERT, null, keys, values, null, 0);
   }
 
   /** 64-bit table: as {@link #insert(int[], int[], byte[])}. */
   public void insert(long[] keys, long[] values, byte[] outcomes) {
-    insertArrays(false, keys, values, outcomes);
+    calls.arrays(BulkOp.INSERT, null, keys, values, outcomes, 0);
   }
 
   /** 64-bit table: as {@link #insertOrAssign(int[], int[])} (values required). */
   public void insertOrAssign(long[] keys, long[] values) {
-    insertArrays(true, keys, Objects.requireNonNull(values, "values"), null);
+    calls.arrays(BulkOp.INSERT_OR_ASSIGN, null, keys, values, null, 0);
   }
 
   /** 64-bit table: as {@link #insertOrAssign(int[], int[], byte[])}. */
   public void insertOrAssign(long[] keys, long[] values, byte[] outcomes) {
-    insertArrays(true, keys, Objects.requireNonNull(values, "values"), outcomes);
+    calls.arrays(BulkOp.INSERT_OR_ASSIGN, null, keys, values, outcomes, 0);
   }
 
   /** 64-bit table: valuesOut[i] = the value of keys[i], or notFound (all 64 bits) when absent. */
   public void find(long[] keys, long[] valuesOut, long notFound) {
-    findArrays(keys, valuesOut, notFound);
+    calls.arrays(BulkOp.FIND, null, keys, valuesOut, null, notFound);
   }
 
   /** 64-bit table: the values of keys, notFound where absent. */
   public long[] find(long[] keys, long notFound) {
-    Objects.requireNonNull(keys, "keys");
-    long[] out = new long[keys.length];
+    long[] out = new long[Objects.requireNonNull(keys, "keys").length];
     find(keys, out, notFound);
     return out;
   }
 
   /** 64-bit table: found[i] = 1 when keys[i] is present, else 0. */
   public void contains(long[] keys, byte[] found) {
-    containsArrays(keys, found);
+    calls.arrays(BulkOp.CONTAINS, null, keys, null, found, 0);
   }
 
   /** 64-bit table: whether each key is present. */
   public boolean[] contains(long[] keys) {
-    Objects.requireNonNull(keys, "keys");
-    return containsArrays(keys, new byte[keys.length]);
+    byte[] found = new byte[Objects.requireNonNull(keys, "keys").length];
+    contains(keys, found);
+    return booleans(found);
   }
 
   /** 64-bit table: removes the keys (absent keys are ignored). */
   public void erase(long[] keys) {
-    eraseArrays(keys, null);
+    calls.arrays(BulkOp.ERASE, null, keys, null, null, 0);
   }
 
   /** 64-bit table: as {@link #erase(int[], byte[])}. */
   public void erase(long[] keys, byte[] outcomes) {
-    eraseArrays(keys, outcomes);
+    calls.arrays(BulkOp.ERASE, null, keys, null, outcomes, 0);
   }
 
   /** 64-bit table: as {@link #batch(byte[], int[], int[], byte[])}. */
   public void batch(byte[] ops, long[] keys, long[] values, byte[] outcomes) {
-    batchArrays(ops, keys, values, outcomes);
+    calls.arrays(BulkOp.BATCH, ops, keys, values, outcomes, 0);
   }
 
-  private void insertArrays(boolean assign, Object keys, Object values, byte[] outcomes) {
-    Objects.requireNonNull(keys, "keys");
-    int n = length(keys);
-    if (values != null) {
-      sameLength("values", length(values), n);
-    }
-    if (outcomes != null) {
-      sameLength("outcomes", outcomes.length, n);
-    }
-    acquire();
-    try {
-      if (n == 0) {
-        return;
-      }
-      MemorySegment k = heap(keys);
-      MemorySegment v = values == null ? MemorySegment.NULL : heap(values);
-      MemorySegment o = outcomes == null ? MemorySegment.NULL : MemorySegment.ofArray(outcomes);
-      int w = width();
-      inSlices(k, n, outcomes != null, (off, m) -> assign
-          ? calls.insertOrAssign(handle, k.asSlice(off * w, m * w), slice(v, off * w, m * w), m, slice(o, off, m))
-          : calls.insert(handle, k.asSlice(off * w, m * w), slice(v, off * w, m * w), m, slice(o, off, m)));
-    } finally {
-      release();
-    }
-  }
-
-  /** notFound: the raw bits (a 32-bit table uses the low 32). */
-  private void findArrays(Object keys, Object valuesOut, long notFound) {
-    Objects.requireNonNull(keys, "keys");
-    Objects.requireNonNull(valuesOut, "valuesOut");
-    int n = length(keys);
-    sameLength("valuesOut", length(valuesOut), n);
-    acquire();
-    try {
-      if (n == 0) {
-        return;
-      }
-      MemorySegment k = heap(keys);
-      MemorySegment v = heap(valuesOut);
-      int w = width();
-      inSlices(k, n, false, (off, m) -> lookup(calls.find(handle, k.asSlice(off * w, m * w),
-          v.asSlice(off * w, m * w), m, notFound)));
-    } finally {
-      release();
-    }
-  }
-
-  /** Fills found (1/0) and returns it as booleans. */
-  private boolean[] containsArrays(Object keys, byte[] found) {
-    Objects.requireNonNull(keys, "keys");
-    Objects.requireNonNull(found, "found");
-    int n = length(keys);
-    sameLength("found", found.length, n);
-    acquire();
-    try {
-      if (n > 0) {
-        MemorySegment k = heap(keys);
-        MemorySegment f = MemorySegment.ofArray(found);
-        int w = width();
-        inSlices(k, n, false, (off, m) -> lookup(calls.contains(handle, k.asSlice(off * w, m * w),
-            f.asSlice(off, m), m)));
-      }
-    } finally {
-      release();
-    }
-    boolean[] out = new boolean[n];
-    for (int i = 0; i < n; i++) {
+  private static boolean[] booleans(byte[] found) {
+    boolean[] out = new boolean[found.length];
+    for (int i = 0; i < found.length; i++) {
       out[i] = found[i] != 0;
     }
     return out;
   }
 
-  private void eraseArrays(Object keys, byte[] outcomes) {
-    Objects.requireNonNull(keys, "keys");
-    int n = length(keys);
-    if (outcomes != null) {
-      sameLength("outcomes", outcomes.length, n);
-    }
-    acquire();
-    try {
-      if (n == 0) {
-        return;
-      }
-      MemorySegment k = heap(keys);
-      MemorySegment o = outcomes == null ? MemorySegment.NULL : MemorySegment.ofArray(outcomes);
-      int w = width();
-      inSlices(k, n, outcomes != null, (off, m) -> calls.erase(handle, k.asSlice(off * w, m * w), m,
-          slice(o, off, m)));
-    } finally {
-      release();
-    }
-  }
-
-  private void batchArrays(byte[] ops, Object keys, Object values, byte[] outcomes) {
-    Objects.requireNonNull(ops, "ops");
-    Objects.requireNonNull(keys, "keys");
-    Objects.requireNonNull(values, "values");
-    int n = length(keys);
-    sameLength("ops", ops.length, n);
-    sameLength("values", length(values), n);
-    if (outcomes != null) {
-      sameLength("outcomes", outcomes.length, n);
-    }
-    for (int i = 0; i < n; i++) {
-      if (!Op.isValid(ops[i])) {
-        throw new InvalidArgumentException("ops[" + i + "] = " + ops[i] + " is not an Op code");
-      }
-    }
-    acquire();
-    try {
-      if (n == 0) {
-        return;
-      }
-      MemorySegment op = MemorySegment.ofArray(ops);
-      MemorySegment k = heap(keys);
-      MemorySegment v = heap(values);
-      MemorySegment o = outcomes == null ? MemorySegment.NULL : MemorySegment.ofArray(outcomes);
-      int w = width();
-      inSlices(k, n, outcomes != null, (off, m) -> calls.batch(handle, op.asSlice(off, m),
-          k.asSlice(off * w, m * w), v.asSlice(off * w, m * w), m, slice(o, off, m)));
-    } finally {
-      release();
-    }
-  }
-
-  /**
-   * The status of a find or contains as a lookup sees it: a reserved key is a key that is never
-   * present, and the library has already written "not found" for it (notFound, or found = 0), so
-   * WX_ERR_INVALID_KEY is no failure here.
-   */
-  private static int lookup(int status) {
-    return status == Status.INVALID_KEY ? Status.OK : status;
-  }
-
-  /** Length of an int[] / long[] argument, which must match the table's width. */
-  private int length(Object array) {
-    return switch (array) {
-      case int[] a -> {
-        requireWidth(32);
-        yield a.length;
-      }
-      case long[] a -> {
-        requireWidth(64);
-        yield a.length;
-      }
-      default -> throw new IllegalArgumentException("not an int[] or long[]: " + array.getClass());
-    };
-  }
-
-  /** Throws InvalidArgumentException when the table's keys and values are not {@code bits} wide. */
-  private void requireWidth(int bits) {
-    if (keyBits != bits) {
-      throw new InvalidArgumentException("this table has " + keyBits + "-bit keys and values: use the "
-          + (keyBits == 64 ? "long[]" : "int[]") + " overloads, not the " + (bits == 64 ? "long[]" : "int[]")
-          + " ones");
-    }
-  }
-
-  /** Bytes per key (and per value): 4 or 8. */
-  private int width() {
-    return keyBits / 8;
-  }
-
-  // ---- arrays, a slice at a time ------------------------------------------------------------------
-
-  /** Elements per call on CPU tables: bounds the table's staging buffer (StagedCalls). */
-  static final int CPU_SLICE_ELEMENTS = 1 << 18;
-
-  /** How array slices reach the library: in place (GPU tables) or through a reused buffer (CPU). */
-  private final ArrayCalls calls;
-
-  /** Tests: CPU tables made from now on pass arrays in place too (HeapCalls runs on every machine). */
-  static volatile boolean inPlaceOnCpu;
-
-  /** Tests: cut every call into slices this small (0: the kind's default). */
-  static volatile int sliceOverride;
-
-  private int sliceElements() {
-    return sliceOverride > 0 ? sliceOverride : kind.isGpu() ? HeapCalls.MAX_ELEMENTS : CPU_SLICE_ELEMENTS;
-  }
-
-  /** One native call over elements [off, off + m) of the arrays; returns its status. */
-  private interface SliceCall {
-    int run(long off, long m);
-  }
-
-  /**
-   * Runs {@code call} over slices of at most {@link #sliceElements()} elements (GPU tables: one slice
-   * for all but huge arrays), like one native call of all n: FULL and INVALID_KEY of a slice are
-   * results (its other elements were applied, and so are the next slices'), reported in the caller's
-   * outcomes or, without them, thrown after the last slice (the first reserved key's index, else the
-   * FULL count); any other failure throws at once.
-   */
-  private void inSlices(MemorySegment keys, long n, boolean callerHasOutcomes, SliceCall call) {
-    long full = 0;
-    WixlibException fullError = null;
-    long reservedAt = -1;
-    WixlibException invalidError = null;
-    int slice = sliceElements();
-    int w = width();
-    for (long off = 0; off < n; off += slice) {
-      long m = Math.min(slice, n - off);
-      int st = call.run(off, m);
-      if (st == Status.OK || (callerHasOutcomes && (st == Status.FULL || st == Status.INVALID_KEY))) {
-        continue;
-      }
-      WixlibException e = Native.error(st);
-      if (st == Status.FULL) {
-        full += lastFull();
-        fullError = e;
-      } else if (st == Status.INVALID_KEY) {
-        if (invalidError == null) {
-          invalidError = e;
-          long at = firstReserved(keys.asSlice(off * w, m * w), m);
-          reservedAt = at < 0 ? -1 : off + at;
-        }
-      } else {
-        throw e;
-      }
-    }
-    if (invalidError != null) {
-      throw new InvalidKeyException((reservedAt >= 0 ? "reserved key at index " + reservedAt + " (the other "
-          + "elements were applied): " : "") + invalidError.getMessage(), reservedAt);
-    }
-    if (fullError != null) {
-      String message = n <= slice ? fullError.getMessage()
-          : Status.toException(Status.FULL, full + " of " + n
-              + " inserts found no room (table full and not allowed to grow, or out of memory)").getMessage();
-      throw new TableFullException(message, full);
-    }
-  }
-
-  /** The FULL count of the table's last call (wx_stats last_full); call it under the lock. */
-  private long lastFull() {
-    return Native.stats(handle).lastFull();
-  }
-
-  private static MemorySegment heap(Object array) {
-    return switch (array) {
-      case int[] d -> MemorySegment.ofArray(d);
-      case long[] d -> MemorySegment.ofArray(d);
-      default -> throw new IllegalArgumentException("not an int[] or long[]: " + array.getClass());
-    };
-  }
-
-  private static MemorySegment slice(MemorySegment s, long offset, long bytes) {
-    return s == MemorySegment.NULL ? s : s.asSlice(offset, bytes);
-  }
-
-  // ---- host MemorySegment overloads ------------------------------------------------------------
+  // Host MemorySegments: keys and values hold n ints (longs on a 64-bit table), ops, outcomes and
+  // found n bytes.
 
   /** keys: n ints; values: n ints or null/NULL (= 0); outcomes: n bytes or null/NULL. */
   public void insert(MemorySegment keys, MemorySegment values, long n, MemorySegment outcomes) {
-    insertSegments(false, keys, values, n, outcomes);
+    calls.segments(BulkOp.INSERT, null, keys, values, outcomes, n, 0);
   }
 
   /** keys, values: n ints (values required); outcomes: n bytes or null/NULL. */
   public void insertOrAssign(MemorySegment keys, MemorySegment values, long n, MemorySegment outcomes) {
-    insertSegments(true, keys, values, n, outcomes);
-  }
-
-  private void insertSegments(boolean assign, MemorySegment keys, MemorySegment values, long n,
-      MemorySegment outcomes) {
-    ConfigChecks.count(n);
-    MemorySegment k = host(keys, "keys", width() * n, false, false);
-    MemorySegment v = host(values, "values", width() * n, !assign, false);
-    MemorySegment o = host(outcomes, "outcomes", n, true, true);
-    acquire();
-    try {
-      if (n == 0) {
-        return;
-      }
-      int st = assign ? Native.insertOrAssign(handle, k, v, n, o, Native.MEM_HOST)
-          : Native.insert(handle, k, v, n, o, Native.MEM_HOST);
-      finish(st == Status.OK ? null : Native.error(st), !ConfigChecks.isAbsent(o), k, n);
-    } finally {
-      release();
-    }
+    calls.segments(BulkOp.INSERT_OR_ASSIGN, null, keys, values, outcomes, n, 0);
   }
 
   /** keys: n ints; valuesOut: n ints, written (notFound where absent). */
@@ -809,222 +532,57 @@ public final class HashTable implements AutoCloseable {
 
   /** As {@link #find(MemorySegment, MemorySegment, long, int)}; on a 64-bit table notFound is used in full. */
   public void find(MemorySegment keys, MemorySegment valuesOut, long n, long notFound) {
-    ConfigChecks.count(n);
-    MemorySegment k = host(keys, "keys", width() * n, false, false);
-    MemorySegment v = host(valuesOut, "valuesOut", width() * n, false, true);
-    acquire();
-    try {
-      if (n == 0) {
-        return;
-      }
-      int st = lookup(Native.find(handle, k, v, n, notFound, Native.MEM_HOST));
-      finish(st == Status.OK ? null : Native.error(st), false, k, n);
-    } finally {
-      release();
-    }
+    calls.segments(BulkOp.FIND, null, keys, valuesOut, null, n, notFound);
   }
 
   /** keys: n ints; found: n bytes, written 1/0. */
   public void contains(MemorySegment keys, MemorySegment found, long n) {
-    ConfigChecks.count(n);
-    MemorySegment k = host(keys, "keys", width() * n, false, false);
-    MemorySegment f = host(found, "found", n, false, true);
-    acquire();
-    try {
-      if (n == 0) {
-        return;
-      }
-      int st = lookup(Native.contains(handle, k, f, n, Native.MEM_HOST));
-      finish(st == Status.OK ? null : Native.error(st), false, k, n);
-    } finally {
-      release();
-    }
+    calls.segments(BulkOp.CONTAINS, null, keys, null, found, n, 0);
   }
 
   /** keys: n ints; outcomes: n bytes or null/NULL. */
   public void erase(MemorySegment keys, long n, MemorySegment outcomes) {
-    ConfigChecks.count(n);
-    MemorySegment k = host(keys, "keys", width() * n, false, false);
-    MemorySegment o = host(outcomes, "outcomes", n, true, true);
-    acquire();
-    try {
-      if (n == 0) {
-        return;
-      }
-      int st = Native.erase(handle, k, n, o, Native.MEM_HOST);
-      finish(st == Status.OK ? null : Native.error(st), !ConfigChecks.isAbsent(o), k, n);
-    } finally {
-      release();
-    }
+    calls.segments(BulkOp.ERASE, null, keys, null, outcomes, n, 0);
   }
 
   /** ops: n bytes; keys: n ints; values: n ints (in/out); outcomes: n bytes or null/NULL. */
   public void batch(MemorySegment ops, MemorySegment keys, MemorySegment values, long n,
       MemorySegment outcomes) {
-    ConfigChecks.count(n);
-    MemorySegment op = host(ops, "ops", n, false, false);
-    MemorySegment k = host(keys, "keys", width() * n, false, false);
-    MemorySegment v = host(values, "values", width() * n, false, true);
-    MemorySegment o = host(outcomes, "outcomes", n, true, true);
-    acquire();
-    try {
-      if (n == 0) {
-        return;
-      }
-      int st = Native.batch(handle, op, k, v, n, o, Native.MEM_HOST);
-      finish(st == Status.OK ? null : Native.error(st), !ConfigChecks.isAbsent(o), k, n);
-    } finally {
-      release();
-    }
+    calls.segments(BulkOp.BATCH, ops, keys, values, outcomes, n, 0);
   }
 
-  // ---- DeviceBuffer overloads ----------------------------------------------------------------
+  // DeviceBuffers: sized as the segments above, all buffers of one call on one device of the table
+  // ({@link #devices()}).
 
-  /**
-   * keys: n ints; values: n ints or null (= 0); outcomes: n bytes or null. All on one device of the
-   * table ({@link #devices()}).
-   */
+  /** keys: n ints; values: n ints or null (= 0); outcomes: n bytes or null. */
   public void insert(DeviceBuffer keys, DeviceBuffer values, long n, DeviceBuffer outcomes) {
-    insertDevice(false, keys, values, n, outcomes);
+    calls.buffers(BulkOp.INSERT, null, keys, values, outcomes, n, 0);
   }
 
   /** keys, values: n ints (values required); outcomes: n bytes or null. */
   public void insertOrAssign(DeviceBuffer keys, DeviceBuffer values, long n, DeviceBuffer outcomes) {
-    Objects.requireNonNull(values, "values");
-    insertDevice(true, keys, values, n, outcomes);
+    calls.buffers(BulkOp.INSERT_OR_ASSIGN, null, keys, values, outcomes, n, 0);
   }
 
-  private void insertDevice(boolean assign, DeviceBuffer keys, DeviceBuffer values, long n,
-      DeviceBuffer outcomes) {
-    ConfigChecks.count(n);
-    Objects.requireNonNull(keys, "keys");
-    DeviceArgs d = new DeviceArgs(this, n);
-    try {
-      MemorySegment k = d.add(keys, "keys", width() * n);
-      MemorySegment v = d.add(values, "values", width() * n);
-      MemorySegment o = d.add(outcomes, "outcomes", n);
-      callDevice(n, outcomes != null, () -> assign
-          ? Native.insertOrAssign(handle, k, v, n, o, Native.MEM_DEVICE)
-          : Native.insert(handle, k, v, n, o, Native.MEM_DEVICE));
-    } finally {
-      d.close();
-    }
-  }
-
+  /** keys: n ints; valuesOut: n ints, written (notFound where absent). */
   public void find(DeviceBuffer keys, DeviceBuffer valuesOut, long n, int notFound) {
-    ConfigChecks.count(n);
-    Objects.requireNonNull(keys, "keys");
-    Objects.requireNonNull(valuesOut, "valuesOut");
-    DeviceArgs d = new DeviceArgs(this, n);
-    try {
-      MemorySegment k = d.add(keys, "keys", width() * n);
-      MemorySegment v = d.add(valuesOut, "valuesOut", width() * n);
-      callDevice(n, false, () -> lookup(Native.find(handle, k, v, n, notFound, Native.MEM_DEVICE)));
-    } finally {
-      d.close();
-    }
+    calls.buffers(BulkOp.FIND, null, keys, valuesOut, null, n, notFound);
   }
 
+  /** keys: n ints; found: n bytes, written 1/0. */
   public void contains(DeviceBuffer keys, DeviceBuffer found, long n) {
-    ConfigChecks.count(n);
-    Objects.requireNonNull(keys, "keys");
-    Objects.requireNonNull(found, "found");
-    DeviceArgs d = new DeviceArgs(this, n);
-    try {
-      MemorySegment k = d.add(keys, "keys", width() * n);
-      MemorySegment f = d.add(found, "found", n);
-      callDevice(n, false, () -> lookup(Native.contains(handle, k, f, n, Native.MEM_DEVICE)));
-    } finally {
-      d.close();
-    }
+    calls.buffers(BulkOp.CONTAINS, null, keys, null, found, n, 0);
   }
 
+  /** keys: n ints; outcomes: n bytes or null. */
   public void erase(DeviceBuffer keys, long n, DeviceBuffer outcomes) {
-    ConfigChecks.count(n);
-    Objects.requireNonNull(keys, "keys");
-    DeviceArgs d = new DeviceArgs(this, n);
-    try {
-      MemorySegment k = d.add(keys, "keys", width() * n);
-      MemorySegment o = d.add(outcomes, "outcomes", n);
-      callDevice(n, outcomes != null, () -> Native.erase(handle, k, n, o, Native.MEM_DEVICE));
-    } finally {
-      d.close();
-    }
+    calls.buffers(BulkOp.ERASE, null, keys, null, outcomes, n, 0);
   }
 
+  /** ops: n bytes; keys: n ints; values: n ints (in/out); outcomes: n bytes or null. */
   public void batch(DeviceBuffer ops, DeviceBuffer keys, DeviceBuffer values, long n,
       DeviceBuffer outcomes) {
-    ConfigChecks.count(n);
-    Objects.requireNonNull(ops, "ops");
-    Objects.requireNonNull(keys, "keys");
-    Objects.requireNonNull(values, "values");
-    DeviceArgs d = new DeviceArgs(this, n);
-    try {
-      MemorySegment op = d.add(ops, "ops", n);
-      MemorySegment k = d.add(keys, "keys", width() * n);
-      MemorySegment v = d.add(values, "values", width() * n);
-      MemorySegment o = d.add(outcomes, "outcomes", n);
-      callDevice(n, outcomes != null, () -> Native.batch(handle, op, k, v, n, o, Native.MEM_DEVICE));
-    } finally {
-      d.close();
-    }
-  }
-
-  /** Makes one native call on device buffers under the table lock; an empty call does nothing. */
-  private void callDevice(long n, boolean hasOutcomes, IntSupplier call) {
-    acquire();
-    try {
-      if (n == 0) {
-        return;
-      }
-      int st = call.getAsInt();
-      finish(st == Status.OK ? null : Native.error(st), hasOutcomes, null, n);
-    } finally {
-      release();
-    }
-  }
-
-  /** Keeps the device buffers of one call open (read-locked) and checks their size and device. */
-  private static final class DeviceArgs {
-    private final HashTable table;
-    private final long n;
-    private final DeviceBuffer[] held = new DeviceBuffer[4];
-    private int count;
-    private int device = -1;
-
-    DeviceArgs(HashTable table, long n) {
-      this.table = table;
-      this.n = n;
-    }
-
-    MemorySegment add(DeviceBuffer b, String name, long bytes) {
-      if (b == null) {
-        return MemorySegment.NULL;
-      }
-      if (b.byteSize() < bytes) {
-        throw new InvalidArgumentException(name + " holds " + b.byteSize() + " bytes; " + n
-            + " elements need " + bytes);
-      }
-      if (table.kind.isGpu() && !table.sharding.holds(b.device())) {
-        throw new InvalidArgumentException(name + " lives on device " + b.device()
-            + " but the table on " + table.sharding.where());
-      }
-      if (device >= 0 && b.device() != device) {
-        throw new InvalidArgumentException(name + " lives on device " + b.device()
-            + ", the other buffers on device " + device);
-      }
-      device = b.device();
-      MemorySegment s = b.acquire();
-      held[count++] = b;
-      return s;
-    }
-
-    void close() {
-      for (int i = count - 1; i >= 0; i--) {
-        held[i].release();
-      }
-      count = 0;
-    }
+    calls.buffers(BulkOp.BATCH, ops, keys, values, outcomes, n, 0);
   }
 
   // ---- Map-shaped calls: one key at a time -----------------------------------------------------
@@ -1040,15 +598,15 @@ public final class HashTable implements AutoCloseable {
    * orders of magnitude.
    */
   public OptionalInt get(int key) {
-    requireWidth(32);
-    Long v = getOne(key);
+    width.require(KeyWidth.W32, "table");
+    Long v = single.get(key);
     return v == null ? OptionalInt.empty() : OptionalInt.of((int) (long) v);
   }
 
   /** 64-bit table: as {@link #get(int)}. */
   public OptionalLong get(long key) {
-    requireWidth(64);
-    Long v = getOne(key);
+    width.require(KeyWidth.W64, "table");
+    Long v = single.get(key);
     return v == null ? OptionalLong.empty() : OptionalLong.of(v);
   }
 
@@ -1067,14 +625,14 @@ public final class HashTable implements AutoCloseable {
    * call ({@code wx_contains} of one key), as {@link #get(int)}.
    */
   public boolean containsKey(int key) {
-    requireWidth(32);
-    return containsOne(key);
+    width.require(KeyWidth.W32, "table");
+    return single.contains(key);
   }
 
   /** 64-bit table: as {@link #containsKey(int)}. */
   public boolean containsKey(long key) {
-    requireWidth(64);
-    return containsOne(key);
+    width.require(KeyWidth.W64, "table");
+    return single.contains(key);
   }
 
   /**
@@ -1086,15 +644,15 @@ public final class HashTable implements AutoCloseable {
    * {@link #get(int)}. {@link #insertOrAssign(int[], int[])} stores many pairs in one call.
    */
   public OptionalInt put(int key, int value) {
-    requireWidth(32);
-    Long v = putOne(key, value, true);
+    width.require(KeyWidth.W32, "table");
+    Long v = single.put(key, value, true);
     return v == null ? OptionalInt.empty() : OptionalInt.of((int) (long) v);
   }
 
   /** 64-bit table: as {@link #put(int, int)}. */
   public OptionalLong put(long key, long value) {
-    requireWidth(64);
-    Long v = putOne(key, value, true);
+    width.require(KeyWidth.W64, "table");
+    Long v = single.put(key, value, true);
     return v == null ? OptionalLong.empty() : OptionalLong.of(v);
   }
 
@@ -1104,15 +662,15 @@ public final class HashTable implements AutoCloseable {
    * <b>Cost:</b> one native call (an insert) when the key was absent, two (then a find) when present.
    */
   public OptionalInt putIfAbsent(int key, int value) {
-    requireWidth(32);
-    Long v = putOne(key, value, false);
+    width.require(KeyWidth.W32, "table");
+    Long v = single.put(key, value, false);
     return v == null ? OptionalInt.empty() : OptionalInt.of((int) (long) v);
   }
 
   /** 64-bit table: as {@link #putIfAbsent(int, int)}. */
   public OptionalLong putIfAbsent(long key, long value) {
-    requireWidth(64);
-    Long v = putOne(key, value, false);
+    width.require(KeyWidth.W64, "table");
+    Long v = single.put(key, value, false);
     return v == null ? OptionalLong.empty() : OptionalLong.of(v);
   }
 
@@ -1122,15 +680,15 @@ public final class HashTable implements AutoCloseable {
    * when present, under the table's lock.
    */
   public OptionalInt remove(int key) {
-    requireWidth(32);
-    Long v = removeOne(key);
+    width.require(KeyWidth.W32, "table");
+    Long v = single.remove(key);
     return v == null ? OptionalInt.empty() : OptionalInt.of((int) (long) v);
   }
 
   /** 64-bit table: as {@link #remove(int)}. */
   public OptionalLong remove(long key) {
-    requireWidth(64);
-    Long v = removeOne(key);
+    width.require(KeyWidth.W64, "table");
+    Long v = single.remove(key);
     return v == null ? OptionalLong.empty() : OptionalLong.of(v);
   }
 
@@ -1139,103 +697,13 @@ public final class HashTable implements AutoCloseable {
     return size() == 0;
   }
 
-  /** The one-key calls of this table, made on first use; call it under the lock. */
-  private SingleKey single() {
-    if (single == null) {
-      single = new SingleKey(handle, keyBits, this::located);
-    }
-    return single;
-  }
-
-  private SingleKey single;
-
-  private boolean isReserved(long key) {
-    return keyBits == 64 ? key == EMPTY_KEY64 || key == TOMBSTONE_KEY64
-        : (int) key == EMPTY_KEY || (int) key == TOMBSTONE_KEY;
-  }
-
-  private void requireUsable(long key) {
-    if (isReserved(key)) {
-      throw new InvalidKeyException("key " + key + " is reserved (" + (keyBits == 64
-          ? "0xFFFFFFFFFFFFFFFF and 0xFFFFFFFFFFFFFFFE" : "0xFFFFFFFF and 0xFFFFFFFE") + " are reserved)", 0);
-    }
-  }
-
-  /** The value of key (raw bits), null when absent. */
-  private Long getOne(long key) {
-    if (isReserved(key)) {
-      return null;
-    }
-    acquire();
-    try {
-      SingleKey s = single();
-      return s.find(key) ? s.foundValue() : null;
-    } finally {
-      release();
-    }
-  }
-
-  private boolean containsOne(long key) {
-    if (isReserved(key)) {
-      return false;
-    }
-    acquire();
-    try {
-      return single().contains(key);
-    } finally {
-      release();
-    }
-  }
-
-  /** put (assign) or putIfAbsent: the value the key had before, null when it was absent. */
-  private Long putOne(long key, long value, boolean assign) {
-    requireUsable(key);
-    acquire();
-    try {
-      SingleKey s = single();
-      if (assign) {
-        Long previous = s.find(key) ? s.foundValue() : null;
-        s.insert(key, value, true);
-        return previous;
-      }
-      if (s.insert(key, value, false) == Outcome.INSERTED) {
-        return null;
-      }
-      if (!s.find(key)) {
-        throw Status.toException(Status.INTERNAL, "insert reported the key present, then find did not find it");
-      }
-      return s.foundValue();
-    } finally {
-      release();
-    }
-  }
-
-  /** The value a removed key had, null when it was absent. */
-  private Long removeOne(long key) {
-    if (isReserved(key)) {
-      return null;
-    }
-    acquire();
-    try {
-      SingleKey s = single();
-      if (!s.find(key)) {
-        return null;
-      }
-      long previous = s.foundValue();
-      s.erase(key);
-      return previous;
-    } finally {
-      release();
-    }
-  }
-
   // ---- whole-table calls ---------------------------------------------------------------------
 
   /** Number of live keys. */
   public long size() {
     acquire();
     try {
-      return Native.size(handle);
+      return Native.size(guard.handle());
     } finally {
       release();
     }
@@ -1248,7 +716,7 @@ public final class HashTable implements AutoCloseable {
   public long capacity() {
     acquire();
     try {
-      return Native.capacity(handle);
+      return Native.capacity(guard.handle());
     } finally {
       release();
     }
@@ -1257,7 +725,7 @@ public final class HashTable implements AutoCloseable {
   public double loadFactor() {
     acquire();
     try {
-      return Native.loadFactor(handle);
+      return Native.loadFactor(guard.handle());
     } finally {
       release();
     }
@@ -1266,7 +734,7 @@ public final class HashTable implements AutoCloseable {
   public TableStats stats() {
     acquire();
     try {
-      return tableStats(Native.stats(handle));
+      return tableStats(Native.stats(guard.handle()));
     } finally {
       release();
     }
@@ -1281,7 +749,7 @@ public final class HashTable implements AutoCloseable {
   public void clear() {
     acquire();
     try {
-      Native.clear(handle);
+      Native.clear(guard.handle());
     } finally {
       release();
     }
@@ -1297,9 +765,9 @@ public final class HashTable implements AutoCloseable {
     }
     acquire();
     try {
-      Native.resize(handle, capacity);
+      Native.resize(guard.handle(), capacity);
     } catch (DeviceOutOfMemoryException e) {
-      throw located(e);
+      throw guard.located(e);
     } finally {
       release();
     }
@@ -1307,17 +775,17 @@ public final class HashTable implements AutoCloseable {
 
   /** Every live key with its value, in no particular order (32-bit tables). */
   public Pairs retrieveAll() {
-    requireWidth(32);
+    width.require(KeyWidth.W32, "table");
     return retrieveArrays((k, v) -> new Pairs(k.toArray(JAVA_INT), v.toArray(JAVA_INT)));
   }
 
   /** Every live key with its value, in no particular order (64-bit tables). */
   public LongPairs retrieveAllLong() {
-    requireWidth(64);
+    width.require(KeyWidth.W64, "table");
     return retrieveArrays((k, v) -> new LongPairs(k.toArray(JAVA_LONG), v.toArray(JAVA_LONG)));
   }
 
-  /** Copies every pair off-heap and hands the two segments (width() * size bytes) to {@code make}. */
+  /** Copies every pair off-heap and hands the two segments (keyBits() / 8 * size bytes) to {@code make}. */
   private <P> P retrieveArrays(java.util.function.BiFunction<MemorySegment, MemorySegment, P> make) {
     try (Arena a = Arena.ofConfined()) {
       Copy c = copyPairs(a, Integer.MAX_VALUE - 8,
@@ -1326,7 +794,7 @@ public final class HashTable implements AutoCloseable {
     }
   }
 
-  /** Every pair of the table at one instant, off-heap (width() * count bytes each), and its slots then. */
+  /** Every pair of the table at one instant, off-heap (keyBits() / 8 * count bytes each), and its slots then. */
   record Copy(MemorySegment keys, MemorySegment values, long count, long slots) {}
 
   /**
@@ -1337,17 +805,17 @@ public final class HashTable implements AutoCloseable {
   Copy copyPairs(Arena arena, long maxCount, String tooMany) {
     acquire();
     try {
-      long n = Native.size(handle);
+      long n = Native.size(guard.handle());
       if (n > maxCount) {
         throw new InvalidArgumentException("the table holds " + n + " keys, " + tooMany);
       }
-      long slots = Native.capacity(handle);
+      long slots = Native.capacity(guard.handle());
       if (n == 0) {
         return new Copy(MemorySegment.NULL, MemorySegment.NULL, 0, slots);
       }
-      MemorySegment k = arena.allocate(width() * n, width());
-      MemorySegment v = arena.allocate(width() * n, width());
-      long count = Native.retrieveAll(handle, k, v, n, Native.MEM_HOST);
+      MemorySegment k = arena.allocate(width.bytes * n, width.bytes);
+      MemorySegment v = arena.allocate(width.bytes * n, width.bytes);
+      long count = Native.retrieveAll(guard.handle(), k, v, n, Native.MEM_HOST);
       if (count != n) {
         throw Status.toException(Status.INTERNAL, "wx_retrieve_all returned " + count
             + " pairs but wx_size said " + n);
@@ -1374,7 +842,7 @@ public final class HashTable implements AutoCloseable {
    */
   public void forEach(IntIntConsumer action) {
     Objects.requireNonNull(action, "action");
-    requireWidth(32);
+    width.require(KeyWidth.W32, "table");
     int[] k = new int[FOR_EACH_CHUNK];
     int[] v = new int[FOR_EACH_CHUNK];
     try (Arena a = Arena.ofConfined()) {
@@ -1393,7 +861,7 @@ public final class HashTable implements AutoCloseable {
   /** 64-bit table: as {@link #forEach(IntIntConsumer)} (16 bytes of native memory per key). */
   public void forEachLong(LongLongConsumer action) {
     Objects.requireNonNull(action, "action");
-    requireWidth(64);
+    width.require(KeyWidth.W64, "table");
     long[] k = new long[FOR_EACH_CHUNK];
     long[] v = new long[FOR_EACH_CHUNK];
     try (Arena a = Arena.ofConfined()) {
@@ -1417,11 +885,11 @@ public final class HashTable implements AutoCloseable {
    */
   public long retrieveAll(MemorySegment keys, MemorySegment values, long maxCount) {
     ConfigChecks.count(maxCount);
-    MemorySegment k = host(keys, "keys", width() * maxCount, false, true);
-    MemorySegment v = host(values, "values", width() * maxCount, false, true);
+    MemorySegment k = Args.host(keys, "keys", width.bytes * maxCount, false, true);
+    MemorySegment v = Args.host(values, "values", width.bytes * maxCount, false, true);
     acquire();
     try {
-      return Native.retrieveAll(handle, k, v, maxCount, Native.MEM_HOST);
+      return Native.retrieveAll(guard.handle(), k, v, maxCount, Native.MEM_HOST);
     } finally {
       release();
     }
@@ -1439,85 +907,4 @@ public final class HashTable implements AutoCloseable {
   public static HashTable load(java.nio.file.Path file, Builder config) throws java.io.IOException {
     return Snapshot.load(file, config);
   }
-
-  // ---- helpers -------------------------------------------------------------------------------
-
-  /**
-   * Turns a call's failure into an exception, except FULL / INVALID_KEY when the caller has outcomes.
-   * The FULL count comes from the table's stats; hostKeys (may be null) are scanned for the first
-   * reserved key.
-   */
-  /** A CPU table's memory is host memory: its OUT_OF_MEMORY is a HostOutOfMemoryException. */
-  private RuntimeException located(RuntimeException e) {
-    return kind.isGpu() ? e : Status.onHost(e);
-  }
-
-  private void finish(WixlibException error, boolean callerHasOutcomes, MemorySegment hostKeys, long n) {
-    if (error == null) {
-      return;
-    }
-    int st = error.status();
-    if (callerHasOutcomes && (st == Status.FULL || st == Status.INVALID_KEY)) {
-      return;
-    }
-    if (st == Status.FULL) {
-      throw new TableFullException(error.getMessage(), lastFull());
-    }
-    if (st == Status.INVALID_KEY) {
-      long index = hostKeys == null ? -1 : firstReserved(hostKeys, n);
-      throw new InvalidKeyException((index >= 0 ? "reserved key at index " + index + " (the other "
-          + "elements were applied): " : "") + error.getMessage(), index);
-    }
-    throw located(error);
-  }
-
-  private long firstReserved(MemorySegment keys, long n) {
-    for (long i = 0; i < n; i++) {
-      long key = keyBits == 64 ? keys.getAtIndex(JAVA_LONG_UNALIGNED, i) : keys.getAtIndex(JAVA_INT_UNALIGNED, i);
-      if (keyBits == 64 ? key == EMPTY_KEY64 || key == TOMBSTONE_KEY64 : key == EMPTY_KEY || key == TOMBSTONE_KEY) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  private static final java.lang.foreign.ValueLayout.OfInt JAVA_INT_UNALIGNED =
-      JAVA_INT.withByteAlignment(1);
-  private static final java.lang.foreign.ValueLayout.OfLong JAVA_LONG_UNALIGNED =
-      JAVA_LONG.withByteAlignment(1);
-
-  private static void sameLength(String name, int length, int n) {
-    if (length != n) {
-      throw new InvalidArgumentException(name + ".length = " + length + " but keys.length = " + n);
-    }
-  }
-
-
-
-  /** Checks a host segment argument; returns it, or MemorySegment.NULL for an absent optional one. */
-  private static MemorySegment host(MemorySegment s, String name, long bytes, boolean optional,
-      boolean written) {
-    if (ConfigChecks.isAbsent(s)) {
-      if (optional) {
-        return MemorySegment.NULL;
-      }
-      if (s == null) {
-        throw new NullPointerException(name);
-      }
-      throw new InvalidArgumentException(name + " is MemorySegment.NULL");
-    }
-    if (!s.isNative()) {
-      throw new InvalidArgumentException(name + " is a heap segment; pass native (off-heap) memory "
-          + "or use the array overloads");
-    }
-    ConfigChecks.usable(s, name);
-    if (s.byteSize() < bytes) {
-      throw new InvalidArgumentException(name + " holds " + s.byteSize() + " bytes; needs " + bytes);
-    }
-    if (written && s.isReadOnly()) {
-      throw new InvalidArgumentException(name + " is read-only but is written");
-    }
-    return s;
-  }
-
 }

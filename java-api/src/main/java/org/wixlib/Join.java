@@ -4,10 +4,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.ref.Cleaner;
-import java.lang.ref.Reference;
 import java.util.Objects;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.wixlib.internal.HostCopies;
 import org.wixlib.internal.Native;
 import org.wixlib.internal.NativeAccess;
@@ -71,13 +70,10 @@ public final class Join implements AutoCloseable {
   }
 
   private final TableKind kind;
-  private final int keyBits;
+  private final KeyWidth width;
   private final Build build;
   private final Sharding sharding;
-  private final long handle;
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Cleaner.Cleanable cleanable;
-  private volatile boolean closed;
+  private final Guard guard;
   // How the array overloads reach the library: GPU kinds read and write Java arrays in place (the
   // library stages them), the CPU kind gets off-heap copies in the scratch.
   private final JoinCalls arrays;
@@ -88,19 +84,11 @@ public final class Join implements AutoCloseable {
   private Join(TableKind kind, int keyBits, Build build, Sharding sharding, long handle) {
     this.kind = kind;
     this.sharding = sharding;
-    this.keyBits = keyBits;
+    this.width = KeyWidth.of(keyBits);
     this.build = build;
-    this.handle = handle;
-    this.arrays = arrayCalls(kind);
+    this.guard = new Guard(handle, "join", kind, Native::joinDestroy);
+    this.arrays = kind.isGpu() ? JoinCalls.IN_PLACE : JoinCalls.NATIVE;
     this.scratch = new Scratch(4);
-    this.cleanable = Native.CLEANER.register(this, new Destroy(handle));
-  }
-
-  private record Destroy(long handle) implements Runnable {
-    @Override
-    public void run() {
-      Native.joinDestroy(handle);
-    }
   }
 
   public static Builder builder() {
@@ -203,19 +191,14 @@ public final class Join implements AutoCloseable {
     /** keys: n values of keyBits bits in native memory (read in place). */
     public Join build(MemorySegment keys, long n) {
       ConfigChecks.count(n);
-      return create(JoinCalls.NATIVE, host(keys, "keys", n * (keyBits / 8)), n, Native.MEM_HOST);
+      return create(JoinCalls.NATIVE, Args.host(keys, "keys", n * (keyBits / 8)), n, Native.MEM_HOST);
     }
 
     /** keys: n int32 keys on the device (GPU kinds). */
     public Join build(DeviceBuffer keys, long n) {
-      Objects.requireNonNull(keys, "keys");
       ConfigChecks.count(n);
-      checkBuffer(keys, "keys", n * 4);
-      MemorySegment k = keys.acquire();
-      try {
-        return create(JoinCalls.NATIVE, k, n, Native.MEM_DEVICE);
-      } finally {
-        keys.release();
+      try (DeviceArgs d = new DeviceArgs(kind, Sharding.of(kind, device, shards, devices), "join")) {
+        return create(JoinCalls.NATIVE, d.require(keys, "keys", n * (keyBits / 8)), n, Native.MEM_DEVICE);
       }
     }
 
@@ -237,7 +220,7 @@ public final class Join implements AutoCloseable {
   }
 
   public int keyBits() {
-    return keyBits;
+    return width.bits;
   }
 
   public Build buildKind() {
@@ -255,7 +238,7 @@ public final class Join implements AutoCloseable {
   }
 
   public boolean isClosed() {
-    return closed;
+    return guard.isClosed();
   }
 
   private final AsyncJoin async = new AsyncJoin(this);
@@ -265,26 +248,17 @@ public final class Join implements AutoCloseable {
   /** Frees the join; waits for a running call; idempotent. */
   @Override
   public void close() {
-    lock.lock();
-    try {
-      if (!closed) {
-        closed = true;
-        cleanable.clean();
-        scratch = null; // its auto arena frees the regions
-      }
-    } finally {
-      lock.unlock();
-    }
+    guard.close(() -> scratch = null);  // its auto arena frees the regions
   }
 
   @Override
   public String toString() {
-    return "Join[" + kind + ", " + build + (closed ? ", closed" : "") + "]";
+    return "Join[" + kind + ", " + build + (isClosed() ? ", closed" : "") + "]";
   }
 
   public JoinStats stats() {
     return locked(() -> {
-      Native.JoinStats s = Native.joinStats(handle);
+      Native.JoinStats s = Native.joinStats(guard.handle());
       return new JoinStats(s.buildRows(), s.distinctKeys(), s.bytes(), s.lastMatches(), s.lastTableMillis(),
           s.lastKernelMillis());
     });
@@ -305,11 +279,11 @@ public final class Join implements AutoCloseable {
   /** hashes: n longs written. */
   public void hash(MemorySegment keys, long n, MemorySegment hashes) {
     ConfigChecks.count(n);
-    MemorySegment k = host(keys, "keys", n * width());
-    MemorySegment h = host(hashes, "hashes", n * 8);
+    MemorySegment k = Args.host(keys, "keys", n * width.bytes);
+    MemorySegment h = Args.host(hashes, "hashes", n * 8, false, true);
     locked(() -> {
       if (n > 0) {
-        Native.joinHash(handle, k, h, n, Native.MEM_HOST);
+        Native.joinHash(guard.handle(), k, h, n, Native.MEM_HOST);
       }
       return null;
     });
@@ -318,18 +292,13 @@ public final class Join implements AutoCloseable {
   /** Device columns: hashes (n longs) written on the device. */
   public void hash(DeviceBuffer keys, long n, DeviceBuffer hashes) {
     ConfigChecks.count(n);
-    checkBuffer(keys, "keys", n * 4);
-    checkBuffer(hashes, "hashes", n * 8);
-    onDevice(keys, k -> {
-      MemorySegment h = hashes.acquire();
-      try {
-        if (n > 0) {
-          Native.joinHash(handle, k, h, n, Native.MEM_DEVICE);
-        }
-        return 0;
-      } finally {
-        hashes.release();
+    onDevice(d -> {
+      MemorySegment k = d.require(keys, "keys", n * width.bytes);
+      MemorySegment h = d.require(hashes, "hashes", n * 8);
+      if (n > 0) {
+        Native.joinHash(guard.handle(), k, h, n, Native.MEM_DEVICE);
       }
+      return 0L;
     });
   }
 
@@ -341,7 +310,7 @@ public final class Join implements AutoCloseable {
         return out;
       }
       MemorySegment h = scratch.region(HASHES, 8L * n);
-      Native.joinHash(handle, scratch.in(KEYS, heap(keys)), h, n, Native.MEM_HOST);
+      Native.joinHash(guard.handle(), scratch.in(KEYS, KeyWidth.heap(keys)), h, n, Native.MEM_HOST);
       MemorySegment.copy(h, JAVA_LONG, 0, out, 0, n);
       return out;
     });
@@ -361,21 +330,20 @@ public final class Join implements AutoCloseable {
   /** keys: n keys in native memory (read in place). */
   public long count(MemorySegment keys, long n) {
     ConfigChecks.count(n);
-    MemorySegment k = host(keys, "keys", n * width());
-    return locked(() -> Native.joinCount(JoinCalls.NATIVE, handle, k, MemorySegment.NULL, n, Native.MEM_HOST));
+    MemorySegment k = Args.host(keys, "keys", n * width.bytes);
+    return locked(() -> Native.joinCount(JoinCalls.NATIVE, guard.handle(), k, MemorySegment.NULL, n, Native.MEM_HOST));
   }
 
   /** keys: n int32 keys on the device. */
   public long count(DeviceBuffer keys, long n) {
     ConfigChecks.count(n);
-    checkBuffer(keys, "keys", n * 4);
-    return onDevice(keys, k -> Native.joinCount(JoinCalls.NATIVE, handle, k, MemorySegment.NULL, n,
-        Native.MEM_DEVICE));
+    return onDevice(d -> Native.joinCount(JoinCalls.NATIVE, guard.handle(), d.require(keys, "keys", n * width.bytes),
+        MemorySegment.NULL, n, Native.MEM_DEVICE));
   }
 
   private long countArray(Object keys) {
     int n = length(keys);
-    return locked(() -> Native.joinCount(arrays, handle, column(KEYS, keys), MemorySegment.NULL, n,
+    return locked(() -> Native.joinCount(arrays, guard.handle(), column(KEYS, keys), MemorySegment.NULL, n,
         Native.MEM_HOST));
   }
 
@@ -407,8 +375,8 @@ public final class Join implements AutoCloseable {
   /** As {@link #probe(MemorySegment, long)}; hashes: n longs from {@link #hash}, or NULL. */
   public JoinPairs probe(MemorySegment keys, MemorySegment hashes, long n) {
     ConfigChecks.count(n);
-    MemorySegment k = host(keys, "keys", n * width());
-    MemorySegment h = ConfigChecks.isAbsent(hashes) ? MemorySegment.NULL : host(hashes, "hashes", n * 8);
+    MemorySegment k = Args.host(keys, "keys", n * width.bytes);
+    MemorySegment h = ConfigChecks.isAbsent(hashes) ? MemorySegment.NULL : Args.host(hashes, "hashes", n * 8);
     return locked(() -> probeInto(JoinCalls.NATIVE, k, h, n));
   }
 
@@ -420,11 +388,11 @@ public final class Join implements AutoCloseable {
       MemorySegment buildRows, long capacity) {
     ConfigChecks.count(n);
     ConfigChecks.count(capacity);
-    MemorySegment k = host(keys, "keys", n * width());
-    MemorySegment h = ConfigChecks.isAbsent(hashes) ? MemorySegment.NULL : host(hashes, "hashes", n * 8);
-    MemorySegment p = host(probeRows, "probeRows", capacity * 4);
-    MemorySegment b = host(buildRows, "buildRows", capacity * 4);
-    return locked(() -> Native.joinProbe(JoinCalls.NATIVE, handle, k, h, n, p, b, capacity, Native.MEM_HOST));
+    MemorySegment k = Args.host(keys, "keys", n * width.bytes);
+    MemorySegment h = ConfigChecks.isAbsent(hashes) ? MemorySegment.NULL : Args.host(hashes, "hashes", n * 8);
+    MemorySegment p = Args.host(probeRows, "probeRows", capacity * 4, false, true);
+    MemorySegment b = Args.host(buildRows, "buildRows", capacity * 4, false, true);
+    return locked(() -> Native.joinProbe(JoinCalls.NATIVE, guard.handle(), k, h, n, p, b, capacity, Native.MEM_HOST));
   }
 
   /**
@@ -438,27 +406,12 @@ public final class Join implements AutoCloseable {
   /** As {@link #probe(DeviceBuffer, long, DeviceBuffer, DeviceBuffer)}; hashes: n longs from hash, or null. */
   public long probe(DeviceBuffer keys, DeviceBuffer hashes, long n, DeviceBuffer probeRows, DeviceBuffer buildRows) {
     ConfigChecks.count(n);
-    checkBuffer(keys, "keys", n * 4);
-    if (hashes != null) {
-      checkBuffer(hashes, "hashes", n * 8);
-    }
     Objects.requireNonNull(probeRows, "probeRows");
     Objects.requireNonNull(buildRows, "buildRows");
     long capacity = Math.min(probeRows.byteSize(), buildRows.byteSize()) / 4;
-    return onDevice(keys, k -> {
-      MemorySegment h = hashes == null ? MemorySegment.NULL : hashes.acquire();
-      MemorySegment p = probeRows.acquire();
-      MemorySegment b = buildRows.acquire();
-      try {
-        return Native.joinProbe(JoinCalls.NATIVE, handle, k, h, n, p, b, capacity, Native.MEM_DEVICE);
-      } finally {
-        buildRows.release();
-        probeRows.release();
-        if (hashes != null) {
-          hashes.release();
-        }
-      }
-    });
+    return onDevice(d -> Native.joinProbe(JoinCalls.NATIVE, guard.handle(), d.require(keys, "keys", n * width.bytes),
+        d.add(hashes, "hashes", n * 8), n, d.add(probeRows, "probeRows", 0), d.add(buildRows, "buildRows", 0),
+        capacity, Native.MEM_DEVICE));
   }
 
   /**
@@ -482,12 +435,12 @@ public final class Join implements AutoCloseable {
     long room = Math.min(probeRows.length, buildRows.length);
     return locked(() -> {
       if (arrays == JoinCalls.IN_PLACE) {  // straight into the caller's arrays
-        return Native.joinProbe(arrays, handle, heap(keys), MemorySegment.NULL, n, MemorySegment.ofArray(probeRows),
+        return Native.joinProbe(arrays, guard.handle(), KeyWidth.heap(keys), MemorySegment.NULL, n, MemorySegment.ofArray(probeRows),
             MemorySegment.ofArray(buildRows), room, Native.MEM_HOST);
       }
       MemorySegment p = scratch.region(OUT_A, 4 * Math.max(room, 1));
       MemorySegment b = scratch.region(OUT_B, 4 * Math.max(room, 1));
-      long count = Native.joinProbe(arrays, handle, column(KEYS, keys), MemorySegment.NULL, n, p, b, room,
+      long count = Native.joinProbe(arrays, guard.handle(), column(KEYS, keys), MemorySegment.NULL, n, p, b, room,
           Native.MEM_HOST);
       if (count <= room) {
         HostCopies.copy(p, 0, MemorySegment.ofArray(probeRows), 0, 4 * count);
@@ -515,7 +468,7 @@ public final class Join implements AutoCloseable {
     for (int attempt = 0; ; attempt++) {
       MemorySegment p = scratch.region(OUT_A, 4 * capacity);
       MemorySegment b = scratch.region(OUT_B, 4 * capacity);
-      long count = Native.joinProbe(calls, handle, keys, hashes, n, p, b, capacity, Native.MEM_HOST);
+      long count = Native.joinProbe(calls, guard.handle(), keys, hashes, n, p, b, capacity, Native.MEM_HOST);
       if (count <= capacity) {
         if (count > Integer.MAX_VALUE - 8) {
           throw new InvalidArgumentException("the join gives " + count
@@ -553,24 +506,16 @@ public final class Join implements AutoCloseable {
   /** Semi (anti = false) or anti join of n keys in native memory; rows: room for n ints. Returns rows written. */
   public long semi(MemorySegment keys, long n, boolean anti, MemorySegment rows) {
     ConfigChecks.count(n);
-    MemorySegment k = host(keys, "keys", n * width());
-    MemorySegment r = host(rows, "rows", n * 4);
-    return locked(() -> Native.joinSemi(JoinCalls.NATIVE, handle, k, MemorySegment.NULL, n, anti, r, Native.MEM_HOST));
+    MemorySegment k = Args.host(keys, "keys", n * width.bytes);
+    MemorySegment r = Args.host(rows, "rows", n * 4, false, true);
+    return locked(() -> Native.joinSemi(JoinCalls.NATIVE, guard.handle(), k, MemorySegment.NULL, n, anti, r, Native.MEM_HOST));
   }
 
   /** Device columns: rows needs room for n ints. Returns rows written. */
   public long semi(DeviceBuffer keys, long n, boolean anti, DeviceBuffer rows) {
     ConfigChecks.count(n);
-    checkBuffer(keys, "keys", n * 4);
-    checkBuffer(rows, "rows", n * 4);
-    return onDevice(keys, k -> {
-      MemorySegment r = rows.acquire();
-      try {
-        return Native.joinSemi(JoinCalls.NATIVE, handle, k, MemorySegment.NULL, n, anti, r, Native.MEM_DEVICE);
-      } finally {
-        rows.release();
-      }
-    });
+    return onDevice(d -> Native.joinSemi(JoinCalls.NATIVE, guard.handle(), d.require(keys, "keys", n * width.bytes),
+        MemorySegment.NULL, n, anti, d.require(rows, "rows", n * 4), Native.MEM_DEVICE));
   }
 
   /**
@@ -594,7 +539,7 @@ public final class Join implements AutoCloseable {
     }
     return locked(() -> {
       if (arrays == JoinCalls.IN_PLACE) {  // straight into the caller's array
-        return Native.joinSemi(arrays, handle, heap(keys), MemorySegment.NULL, n, anti, MemorySegment.ofArray(rows),
+        return Native.joinSemi(arrays, guard.handle(), KeyWidth.heap(keys), MemorySegment.NULL, n, anti, MemorySegment.ofArray(rows),
             Native.MEM_HOST);
       }
       long count = semiIntoScratch(keys, n, anti);
@@ -614,7 +559,7 @@ public final class Join implements AutoCloseable {
   /** The semi (or anti) join's rows in scratch region OUT_A; returns their count (called under the lock). */
   private long semiIntoScratch(Object keys, int n, boolean anti) {
     MemorySegment r = scratch.region(OUT_A, 4L * Math.max(n, 1));
-    return Native.joinSemi(arrays, handle, column(KEYS, keys), MemorySegment.NULL, n, anti, r, Native.MEM_HOST);
+    return Native.joinSemi(arrays, guard.handle(), column(KEYS, keys), MemorySegment.NULL, n, anti, r, Native.MEM_HOST);
   }
 
   /** The first count ints of a scratch region as a new array (copied in parallel when large). */
@@ -626,111 +571,29 @@ public final class Join implements AutoCloseable {
 
   // ---- helpers -------------------------------------------------------------------------------
 
-  private interface Call<T> {
-    T run();
+  private <T> T locked(Supplier<T> call) {
+    return guard.locked(call);
   }
 
-  private interface DeviceCall {
-    long run(MemorySegment keys);
-  }
-
-  private <T> T locked(Call<T> call) {
-    lock.lock();
-    try {
-      if (closed) {
-        throw new IllegalStateException("join is closed");
-      }
-      return call.run();
-    } catch (DeviceOutOfMemoryException e) {
-      throw kind.isGpu() ? e : org.wixlib.internal.Status.onHost(e);
-    } finally {
-      lock.unlock();
-      Reference.reachabilityFence(this);
+  /** A call on device buffers, checked and held open by d, under the join's lock. */
+  private long onDevice(Function<DeviceArgs, Long> call) {
+    try (DeviceArgs d = new DeviceArgs(kind, sharding, "join")) {
+      return locked(() -> call.apply(d));
     }
-  }
-
-  private long onDevice(DeviceBuffer keys, DeviceCall call) {
-    return locked(() -> {
-      MemorySegment k = keys.acquire();
-      try {
-        return call.run(k);
-      } finally {
-        keys.release();
-      }
-    });
-  }
-
-  private static JoinCalls arrayCalls(TableKind kind) {
-    return kind.isGpu() ? JoinCalls.IN_PLACE : JoinCalls.NATIVE;
   }
 
   /** An int[] or long[] column as {@link #arrays} takes it: in place, or copied into scratch region slot. */
   private MemorySegment column(int slot, Object array) {
-    return arrays == JoinCalls.IN_PLACE ? heap(array) : scratch.in(slot, heap(array));
-  }
-
-  private static MemorySegment heap(Object array) {
-    return switch (array) {
-      case int[] d -> MemorySegment.ofArray(d);
-      case long[] d -> MemorySegment.ofArray(d);
-      default -> throw new IllegalArgumentException("not an int[] or long[]: " + array.getClass());
-    };
-  }
-
-
-  private int width() {
-    return keyBits / 8;
+    return arrays == JoinCalls.IN_PLACE ? KeyWidth.heap(array) : scratch.in(slot, KeyWidth.heap(array));
   }
 
   private int length(Object keys) {
-    Objects.requireNonNull(keys, "keys");
-    return switch (keys) {
-      case int[] d -> {
-        if (keyBits != 32) {
-          throw new InvalidArgumentException("this join has 64-bit keys: pass long[]");
-        }
-        yield d.length;
-      }
-      case long[] d -> {
-        if (keyBits != 64) {
-          throw new InvalidArgumentException("this join has 32-bit keys: pass int[]");
-        }
-        yield d.length;
-      }
-      default -> throw new IllegalArgumentException("not an int[] or long[]: " + keys.getClass());
-    };
+    return width.length(keys, "keys", "join");
   }
 
   private static void checkHashes(long[] hashes, int n) {
-    if (hashes != null && hashes.length != n) {
-      throw new InvalidArgumentException("hashes.length = " + hashes.length + " but keys.length = " + n);
+    if (hashes != null) {
+      Args.sameLength("hashes", hashes.length, n);
     }
-  }
-
-
-
-
-  private static void checkBuffer(DeviceBuffer b, String name, long bytes) {
-    Objects.requireNonNull(b, name);
-    if (b.byteSize() < bytes) {
-      throw new InvalidArgumentException(name + " holds " + b.byteSize() + " bytes; needs " + bytes);
-    }
-  }
-
-
-  /** A required native segment of at least `bytes` bytes (heap segments are rejected). */
-  private static MemorySegment host(MemorySegment s, String name, long bytes) {
-    Objects.requireNonNull(s, name);
-    if (!s.isNative()) {
-      throw new InvalidArgumentException(name + " is a heap segment; pass native (off-heap) memory or use the array overloads");
-    }
-    ConfigChecks.usable(s, name);
-    if (s.address() == 0 && bytes > 0) {
-      throw new InvalidArgumentException(name + " is MemorySegment.NULL");
-    }
-    if (s.byteSize() < bytes && s.address() != 0) {
-      throw new InvalidArgumentException(name + " holds " + s.byteSize() + " bytes; needs " + bytes);
-    }
-    return s;
   }
 }

@@ -25,13 +25,13 @@ class InPlaceCallsTest {
   @BeforeEach
   void slices() {
     HashTable.inPlaceOnCpu = inPlace();
-    HashTable.sliceOverride = 1000;
+    TableCalls.sliceOverride = 1000;
   }
 
   @AfterEach
   void restore() {
     HashTable.inPlaceOnCpu = false;
-    HashTable.sliceOverride = 0;
+    TableCalls.sliceOverride = 0;
   }
 
   @Test
@@ -43,7 +43,7 @@ class InPlaceCallsTest {
 
   @Test
   void oneSliceAndEmptyCalls() {
-    HashTable.sliceOverride = org.wixlib.internal.HeapCalls.MAX_ELEMENTS;
+    TableCalls.sliceOverride = org.wixlib.internal.HeapCalls.MAX_ELEMENTS;
     try (HashTable t = HashTableCpuTest.cpu(64)) {
       t.insert(new int[0], null);
       t.insert(new int[] {3, 4}, null);

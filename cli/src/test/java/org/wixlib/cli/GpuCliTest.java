@@ -57,6 +57,33 @@ class GpuCliTest {
 
   @ParameterizedTest
   @EnumSource(value = TableKind.class, names = {"GLHT", "HIVE"})
+  void joinRowsCarryTheLinkBound(TableKind kind) {
+    Cli.assumeKind(kind);
+    Cli r = Cli.run("join", "--sf", "0.01", "--kind", Texts.kindName(kind), "--memory", "heap,pinned", "--reps", "1",
+        "--warmup", "1", "--java-reps", "1", "--format", "json");
+    assertEquals(0, r.code, r.toString());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> o = (Map<String, Object>) Json.read(r.out);
+    assertTrue(((Number) o.get("link_h2d_gbs")).doubleValue() > 0, r.out);
+    int bounded = 0;
+    for (Object x : (List<?>) o.get("results")) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> row = (Map<String, Object>) x;
+      if (!Texts.kindName(kind).equals(row.get("kind"))) {
+        continue;
+      }
+      double bound = ((Number) row.get("bound_ms")).doubleValue();
+      double pct = ((Number) row.get("pct_of_bound")).doubleValue();
+      double total = ((Number) row.get("total_ms")).doubleValue();
+      assertTrue(bound > 0 && bound <= total, "no join beats the bytes it moves: " + row);
+      assertEquals(100 * bound / total, pct, 0.02 * pct + 0.01, row.toString());
+      bounded++;
+    }
+    assertEquals(2 * 6, bounded, r.out);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = TableKind.class, names = {"GLHT", "HIVE"})
   void benchHasHeapAndDeviceRowsWithBounds(TableKind kind) {
     Cli.assumeKind(kind);
     Cli r = Cli.run("bench", "--kind", Texts.kindName(kind), "--keys", "2^18", "--reps", "2", "--warmup", "1",

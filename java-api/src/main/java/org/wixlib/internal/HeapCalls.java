@@ -60,65 +60,22 @@ public final class HeapCalls implements ArrayCalls {
   }
 
   @Override
-  public int insert(long table, MemorySegment keys, MemorySegment values, long n,
-      MemorySegment outcomes) {
+  public int run(long table, BulkCall c) {
+    MemorySegment t = ptr(table);
+    MemorySegment none = MemorySegment.NULL;
+    int mem = Native.MEM_HOST;
     try {
-      return (int) Handles.INSERT.invokeExact(ptr(table), keys, values, n, outcomes, Native.MEM_HOST,
-          MemorySegment.NULL);
-    } catch (Throwable t) {
-      throw unexpected(t);
-    }
-  }
-
-  @Override
-  public int insertOrAssign(long table, MemorySegment keys, MemorySegment values, long n,
-      MemorySegment outcomes) {
-    try {
-      return (int) Handles.INSERT_OR_ASSIGN.invokeExact(ptr(table), keys, values, n, outcomes,
-          Native.MEM_HOST, MemorySegment.NULL);
-    } catch (Throwable t) {
-      throw unexpected(t);
-    }
-  }
-
-  @Override
-  public int find(long table, MemorySegment keys, MemorySegment values, long n, long notFound) {
-    try {
-      return (int) Handles.FIND.invokeExact(ptr(table), keys, values, n, notFound, Native.MEM_HOST,
-          MemorySegment.NULL);
-    } catch (Throwable t) {
-      throw unexpected(t);
-    }
-  }
-
-  @Override
-  public int contains(long table, MemorySegment keys, MemorySegment found, long n) {
-    try {
-      return (int) Handles.CONTAINS.invokeExact(ptr(table), keys, found, n, Native.MEM_HOST,
-          MemorySegment.NULL);
-    } catch (Throwable t) {
-      throw unexpected(t);
-    }
-  }
-
-  @Override
-  public int erase(long table, MemorySegment keys, long n, MemorySegment outcomes) {
-    try {
-      return (int) Handles.ERASE.invokeExact(ptr(table), keys, n, outcomes, Native.MEM_HOST,
-          MemorySegment.NULL);
-    } catch (Throwable t) {
-      throw unexpected(t);
-    }
-  }
-
-  @Override
-  public int batch(long table, MemorySegment ops, MemorySegment keys, MemorySegment values,
-      long n, MemorySegment outcomes) {
-    try {
-      return (int) Handles.BATCH.invokeExact(ptr(table), ops, keys, values, n, outcomes, Native.MEM_HOST,
-          MemorySegment.NULL);
-    } catch (Throwable t) {
-      throw unexpected(t);
+      return switch (c.op()) {
+        case INSERT -> (int) Handles.INSERT.invokeExact(t, c.keys(), c.values(), c.n(), c.out(), mem, none);
+        case INSERT_OR_ASSIGN ->
+            (int) Handles.INSERT_OR_ASSIGN.invokeExact(t, c.keys(), c.values(), c.n(), c.out(), mem, none);
+        case FIND -> (int) Handles.FIND.invokeExact(t, c.keys(), c.values(), c.n(), c.notFound(), mem, none);
+        case CONTAINS -> (int) Handles.CONTAINS.invokeExact(t, c.keys(), c.out(), c.n(), mem, none);
+        case ERASE -> (int) Handles.ERASE.invokeExact(t, c.keys(), c.n(), c.out(), mem, none);
+        case BATCH -> (int) Handles.BATCH.invokeExact(t, c.ops(), c.keys(), c.values(), c.n(), c.out(), mem, none);
+      };
+    } catch (Throwable e) {
+      throw unexpected(e);
     }
   }
 }

@@ -366,37 +366,22 @@ public final class Native {
     return wixlib_h.wx_table_destroy(ptr(table));
   }
 
-  // Bulk calls return the raw status: the facade decides which statuses are results (FULL with
-  // outcomes) and must call error(status) right after a failure.
-
-  public static int insert(long table, MemorySegment keys, MemorySegment values, long n,
-      MemorySegment outcomes, int mem) {
-    return withSegments(() -> wixlib_h.wx_insert(ptr(table), keys, values, n, outcomes, mem, MemorySegment.NULL));
-  }
-
-  public static int insertOrAssign(long table, MemorySegment keys, MemorySegment values, long n,
-      MemorySegment outcomes, int mem) {
-    return withSegments(() -> wixlib_h.wx_insert_or_assign(ptr(table), keys, values, n, outcomes, mem,
-        MemorySegment.NULL));
-  }
-
-  /** notFound: the raw bits; a 32-bit table keeps the low 32, so a sign-extended int works too. */
-  public static int find(long table, MemorySegment keys, MemorySegment values, long n, long notFound,
-      int mem) {
-    return withSegments(() -> wixlib_h.wx_find(ptr(table), keys, values, n, notFound, mem, MemorySegment.NULL));
-  }
-
-  public static int contains(long table, MemorySegment keys, MemorySegment found, long n, int mem) {
-    return withSegments(() -> wixlib_h.wx_contains(ptr(table), keys, found, n, mem, MemorySegment.NULL));
-  }
-
-  public static int erase(long table, MemorySegment keys, long n, MemorySegment outcomes, int mem) {
-    return withSegments(() -> wixlib_h.wx_erase(ptr(table), keys, n, outcomes, mem, MemorySegment.NULL));
-  }
-
-  public static int batch(long table, MemorySegment ops, MemorySegment keys, MemorySegment values,
-      long n, MemorySegment outcomes, int mem) {
-    return withSegments(() -> wixlib_h.wx_batch(ptr(table), ops, keys, values, n, outcomes, mem, MemorySegment.NULL));
+  /**
+   * A bulk call (wx_insert, wx_insert_or_assign, wx_find, wx_contains, wx_erase, wx_batch) on memory
+   * mem; returns the raw status: the facade decides which statuses are results (FULL with outcomes)
+   * and must call error(status) right after a failure.
+   */
+  public static int bulk(long table, BulkCall c, int mem) {
+    MemorySegment t = ptr(table);
+    MemorySegment none = MemorySegment.NULL;
+    return withSegments(() -> switch (c.op()) {
+      case INSERT -> wixlib_h.wx_insert(t, c.keys(), c.values(), c.n(), c.out(), mem, none);
+      case INSERT_OR_ASSIGN -> wixlib_h.wx_insert_or_assign(t, c.keys(), c.values(), c.n(), c.out(), mem, none);
+      case FIND -> wixlib_h.wx_find(t, c.keys(), c.values(), c.n(), c.notFound(), mem, none);
+      case CONTAINS -> wixlib_h.wx_contains(t, c.keys(), c.out(), c.n(), mem, none);
+      case ERASE -> wixlib_h.wx_erase(t, c.keys(), c.n(), c.out(), mem, none);
+      case BATCH -> wixlib_h.wx_batch(t, c.ops(), c.keys(), c.values(), c.n(), c.out(), mem, none);
+    });
   }
 
   public static long size(long table) {

@@ -11,20 +11,27 @@ import java.lang.foreign.MemorySegment;
  * thread-safe: the table's lock serialises its calls. The memory is freed once the table is garbage.
  */
 public final class StagedCalls implements ArrayCalls {
-  private static final int KEYS = 0;
-  private static final int VALUES = 1;
-  private static final int BYTES_IN = 2;  // ops
-  private static final int BYTES_OUT = 3;  // outcomes, found
+  private static final int OPS = 0;
+  private static final int KEYS = 1;
+  private static final int VALUES = 2;
+  private static final int OUT = 3;
 
   private final Scratch scratch = new Scratch(4);
 
-  /** The heap slice copied into region r (NULL stays NULL). */
-  private MemorySegment in(int r, MemorySegment heap) {
-    return scratch.in(r, heap);
+  @Override
+  public int run(long table, BulkCall c) {
+    MemorySegment v = c.op().values.read() ? scratch.in(VALUES, c.values()) : room(VALUES, c.values());
+    MemorySegment o = room(OUT, c.out());
+    int st = Native.bulk(table, c.with(scratch.in(OPS, c.ops()), scratch.in(KEYS, c.keys()), v, o), Native.MEM_HOST);
+    if (c.op().values.written()) {
+      back(v, c.values());
+    }
+    back(o, c.out());
+    return st;
   }
 
   /** Room in region r for results that go back into the heap slice (NULL stays NULL). */
-  private MemorySegment out(int r, MemorySegment heap) {
+  private MemorySegment room(int r, MemorySegment heap) {
     return heap == MemorySegment.NULL ? heap : scratch.region(r, heap.byteSize());
   }
 
@@ -32,57 +39,5 @@ public final class StagedCalls implements ArrayCalls {
     if (heap != MemorySegment.NULL) {
       MemorySegment.copy(staged, 0, heap, 0, heap.byteSize());
     }
-  }
-
-  @Override
-  public int insert(long table, MemorySegment keys, MemorySegment values, long n, MemorySegment outcomes) {
-    MemorySegment o = out(BYTES_OUT, outcomes);
-    int st = Native.insert(table, in(KEYS, keys), in(VALUES, values), n, o, Native.MEM_HOST);
-    back(o, outcomes);
-    return st;
-  }
-
-  @Override
-  public int insertOrAssign(long table, MemorySegment keys, MemorySegment values, long n,
-      MemorySegment outcomes) {
-    MemorySegment o = out(BYTES_OUT, outcomes);
-    int st = Native.insertOrAssign(table, in(KEYS, keys), in(VALUES, values), n, o, Native.MEM_HOST);
-    back(o, outcomes);
-    return st;
-  }
-
-  @Override
-  public int find(long table, MemorySegment keys, MemorySegment values, long n, long notFound) {
-    MemorySegment v = out(VALUES, values);
-    int st = Native.find(table, in(KEYS, keys), v, n, notFound, Native.MEM_HOST);
-    back(v, values);
-    return st;
-  }
-
-  @Override
-  public int contains(long table, MemorySegment keys, MemorySegment found, long n) {
-    MemorySegment f = out(BYTES_OUT, found);
-    int st = Native.contains(table, in(KEYS, keys), f, n, Native.MEM_HOST);
-    back(f, found);
-    return st;
-  }
-
-  @Override
-  public int erase(long table, MemorySegment keys, long n, MemorySegment outcomes) {
-    MemorySegment o = out(BYTES_OUT, outcomes);
-    int st = Native.erase(table, in(KEYS, keys), n, o, Native.MEM_HOST);
-    back(o, outcomes);
-    return st;
-  }
-
-  @Override
-  public int batch(long table, MemorySegment ops, MemorySegment keys, MemorySegment values, long n,
-      MemorySegment outcomes) {
-    MemorySegment v = in(VALUES, values);  // in for inserts, out for finds
-    MemorySegment o = out(BYTES_OUT, outcomes);
-    int st = Native.batch(table, in(BYTES_IN, ops), in(KEYS, keys), v, n, o, Native.MEM_HOST);
-    back(v, values);
-    back(o, outcomes);
-    return st;
   }
 }

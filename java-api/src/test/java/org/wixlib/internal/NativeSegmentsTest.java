@@ -21,9 +21,11 @@ class NativeSegmentsTest {
       Arena gone = Arena.ofConfined();
       MemorySegment keys = gone.allocateFrom(JAVA_INT, 1, 2);
       gone.close();
-      Throwable e = assertThrows(Throwable.class, () -> Native.find(table, keys, out, 2, 0, Native.MEM_HOST));
+      Throwable e = assertThrows(Throwable.class, () -> Native.bulk(table,
+          new BulkCall(BulkOp.FIND, MemorySegment.NULL, keys, out, MemorySegment.NULL, 2, 4, 0), Native.MEM_HOST));
       assertEquals(IllegalStateException.class, e.getClass(), e.toString());
-      e = assertThrows(Throwable.class, () -> Native.insert(table, keys, out, 2, MemorySegment.NULL, Native.MEM_HOST));
+      e = assertThrows(Throwable.class, () -> Native.bulk(table,
+          new BulkCall(BulkOp.INSERT, MemorySegment.NULL, keys, out, MemorySegment.NULL, 2, 4, 0), Native.MEM_HOST));
       assertEquals(IllegalStateException.class, e.getClass(), e.toString());
       assertEquals(0, Native.size(table));
     } finally {

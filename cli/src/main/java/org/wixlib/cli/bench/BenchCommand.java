@@ -366,16 +366,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   /** The link rates the bounds come from (GPU kinds), or what stands in for them. */
   static void linkFields(Report r, LinkRates link) {
-    if (link == null) {
-      r.field("link", "not measured (no GPU kind runs here): no bounds");
-      return;
-    }
-    r.field("link_h2d_gbs", link.hostToDevice());
-    r.field("link_d2h_gbs", link.deviceToHost());
-    r.field("link_both_gbs", link.bothDirections());
-    r.field("host_copy_gbs", link.hostCopy());
-    r.field("host_copy_threads", link.hostCopyThreads());
-    r.field("bound_model", PathBound.MODEL);
+    PathBound.linkFields(r, link, PathBound.MODEL);
   }
 
   void header(Report r, List<TableKind> kinds, int n, long range, List<MemoryPath> paths) {

@@ -125,4 +125,18 @@ public final class PathBound {
       + " 1 / max(that, (in+out)/host_copy) (staging copy overlapped with the DMA); device = the row's own"
       + " kernel rate, which also caps the other paths when the run measured it; sharded over several devices: the"
       + " devices' DMA bounds add up, the host copy is one host's";
+
+  /** The measured link in a report's header (null: not measured, no bounds), with the model of its bounds. */
+  public static void linkFields(org.wixlib.cli.report.Report r, LinkRates link, String model) {
+    if (link == null) {
+      r.field("link", "not measured (no GPU kind runs here): no bounds");
+      return;
+    }
+    r.field("link_h2d_gbs", link.hostToDevice());
+    r.field("link_d2h_gbs", link.deviceToHost());
+    r.field("link_both_gbs", link.bothDirections());
+    r.field("host_copy_gbs", link.hostCopy());
+    r.field("host_copy_threads", link.hostCopyThreads());
+    r.field("bound_model", model);
+  }
 }

@@ -15,6 +15,8 @@ import org.wixlib.DeviceBuffer;
 import org.wixlib.Join;
 import org.wixlib.JoinPairs;
 import org.wixlib.JoinStats;
+import org.wixlib.LinkRates;
+import org.wixlib.Wixlib;
 import org.wixlib.TableKind;
 import org.wixlib.UnsupportedKindException;
 import org.wixlib.cli.CheckFailedException;
@@ -24,6 +26,7 @@ import org.wixlib.cli.OutputOptions;
 import org.wixlib.cli.TableOptions;
 import org.wixlib.cli.Texts;
 import org.wixlib.cli.VersionProvider;
+import org.wixlib.cli.bench.PathBound;
 import org.wixlib.cli.bench.Summary;
 import org.wixlib.cli.bench.Throughput;
 import org.wixlib.cli.report.Report;
@@ -64,6 +67,13 @@ import picocli.CommandLine.Spec;
           + " the EXISTS (semi) or NOT EXISTS (anti) rows. Its total_ms is that query, build and probe in one"
           + " (median of --reps after --warmup); its count must equal the HashMap join's (else exit 1)."
           + " duckdb_speedup = DuckDB's total_ms / the row's total_ms, for every kind and the HashMap join.",
+      "",
+      "bound_ms (GPU kinds, one device) = the time the bytes of the build and the probe take on this machine's"
+          + " link, measured at start (Wixlib.linkRates; in the header): build keys in, then probe keys in while"
+          + " the results come out (8 B a pair, 4 B a semi/anti row); heap and native columns also at the host"
+          + " copy rate of the staging threads. No implementation beats it. pct_of_bound = bound_ms / total_ms;"
+          + " duckdb_speedup_bound = DuckDB's total_ms / bound_ms, the most any GPU join could gain over DuckDB"
+          + " on this machine.",
       "",
       "--shards N splits each join table into N shards, --devices 0,1 spreads them over GPUs (GPU kinds):"
           + " the pairs and their order stay the same; device-resident probe columns live on the first device.",
@@ -130,6 +140,9 @@ public final class JoinCommand implements Callable<Integer> {
           + " a duckdb_jdbc*.jar beside wixlib-cli.jar or in lib/ beside it).")
   java.nio.file.Path duckdbJar;
 
+  /** The first device's link (GPU kinds run), else null: the bounds. */
+  private LinkRates link;
+
   @Override
   public Integer call() {
     if (baseline != null && !baseline.equalsIgnoreCase("duckdb")) {
@@ -180,7 +193,8 @@ public final class JoinCommand implements Callable<Integer> {
 
     Report r = new Report("results", "query", "kind", "memory", "build_rows", "probe_rows", "matches", "check", "build_ms",
         "probe_ms", "total_ms", "probe_mrows_s", "kernel_ms", "kernel_mrows_s", "table_ms", "hash_ms",
-        "prehashed_kernel_ms", "prehashed_table_ms", "speedup", "kernel_speedup", "duckdb_speedup");
+        "prehashed_kernel_ms", "prehashed_table_ms", "speedup", "kernel_speedup", "duckdb_speedup", "bound_ms",
+        "pct_of_bound", "duckdb_speedup_bound");
     header(r, kinds, queries);
     // Before the data is generated, so a missing jar stops the run at once.
     DuckDbDriver.Loaded duckDriver = baseline == null ? null : DuckDbDriver.load(duckdbJar);
@@ -193,6 +207,11 @@ public final class JoinCommand implements Callable<Integer> {
         output.progress("join " + Texts.kindName(kind) + ": unavailable: " + why);
       }
     }
+    if (kinds.stream().anyMatch(k -> k.isGpu() && !unavailable.containsKey(k))) {
+      output.progress("join: measuring the link of device " + table.firstDevice());
+      link = Wixlib.linkRates(table.firstDevice());
+    }
+    PathBound.linkFields(r, link, JoinBound.MODEL);
     long t0 = System.nanoTime();
     TpchColumns data = TpchColumns.generate(sf, threads, output);
     r.field("generate_s", Math.round((System.nanoTime() - t0) / 1e7) / 100.0);
@@ -259,7 +278,7 @@ public final class JoinCommand implements Callable<Integer> {
     Double duckMs = duckRun == null ? null : duckRun.millis();
     r.row(q.id, "java-hashmap", "heap", build.length, probe.length, java.matches(), "reference", round(Throughput.median(javaBuild)),
         round(javaMs), round(javaTotal), mrows(probe.length, javaMs), null, null, null, null, null, null, null, null,
-        overDuck(overDuck, "java-hashmap", duckMs, javaTotal));
+        overDuck(overDuck, "java-hashmap", duckMs, javaTotal), null, null, null);
     if (duckRun != null) {
       boolean ok = duckRun.count() == java.matches();
       if (!ok) {
@@ -268,7 +287,7 @@ public final class JoinCommand implements Callable<Integer> {
             + java.matches());
       }
       r.row(q.id, "duckdb", null, build.length, probe.length, duckRun.count(), ok ? "ok" : "MISMATCH", null, null,
-          round(duckRun.millis()), null, null, null, null, null, null, null, null, null, null);
+          round(duckRun.millis()), null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
     for (TableKind kind : kinds) {
       for (JoinColumns.Memory memory : memories) {
@@ -288,7 +307,7 @@ public final class JoinCommand implements Callable<Integer> {
     String name = memory == JoinColumns.Memory.HEAP ? kindName : kindName + "-" + memory.label();
     if (unavailable.containsKey(kind)) {
       r.row(q.id, kindName, memory.label(), build.length, probe.length, null, "unavailable", null, null, null, null,
-          null, null, null, null, null, null, null, null, null, null);
+          null, null, null, null, null, null, null, null, null, null, null, null, null);
       return 0;
     }
     output.progress("join " + q.id + ": " + name);
@@ -308,12 +327,15 @@ public final class JoinCommand implements Callable<Integer> {
               m.prehashedTableMs == null ? Double.NaN : m.prehashedTableMs});
     }
     double total = m.buildMs + m.probeMs;
+    Double bound = kind.isGpu() && !table.sharded()
+        ? JoinBound.millis(memory, build.length, probe.length, JoinBound.resultBytes(q, m.matches), link) : null;
     r.row(q.id, kindName, memory.label(), build.length, probe.length, m.matches, ok ? "ok" : "MISMATCH", round(m.buildMs),
         round(m.probeMs), round(total), mrows(probe.length, m.probeMs), round(m.kernelMs),
         mrows(probe.length, m.kernelMs), m.tableMs == null ? null : round(m.tableMs),
         m.hashMs == null ? null : round(m.hashMs), m.prehashedKernelMs == null ? null : round(m.prehashedKernelMs),
         m.prehashedTableMs == null ? null : round(m.prehashedTableMs), round(javaMs / m.probeMs),
-        round(javaMs / m.kernelMs), overDuck(overDuck, name, duckMs, total));
+        round(javaMs / m.kernelMs), overDuck(overDuck, name, duckMs, total), bound == null ? null : round(bound),
+        bound == null ? null : round(100 * bound / total), bound == null || duckMs == null ? null : round(duckMs / bound));
     return ok ? 0 : 1;
   }
 

@@ -2,6 +2,7 @@ package org.wixlib.cli.join;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
@@ -117,8 +118,10 @@ class JoinCommandTest {
       if ("cpu".equals(row.get("kind"))) {
         assertTrue(((Number) row.get("probe_ms")).doubleValue() > 0 && ((Number) row.get("kernel_ms")).doubleValue() > 0, row.toString());
       }
+      assertNull(row.get("bound_ms"), "the CPU kind moves nothing over a link: " + row);
     }
     assertTrue(o.containsKey("speedup_vs_java_cpu") && o.containsKey("prehash_cpu"), r.out);
+    assertTrue(String.valueOf(o.get("link")).startsWith("not measured"), r.out);
   }
 
   @Test
