@@ -214,14 +214,18 @@ WX_API int32_t wx_host_unregister(void* ptr);
 
 /* What the path between this host and a device can carry, measured by wx_link_measure: copies of
  * `bytes` between page-locked host memory and the device, each direction alone and both at once, and
- * the host's copy rate from ordinary memory into page-locked memory with the staging threads a GPU
- * table uses (config threads = 0). Rates in GB/s (10^9 bytes per second), best of a few repetitions. */
+ * the host's copy rate from ordinary memory into page-locked staging buffers, as the staging copies
+ * run (16 MiB pieces into a few reused buffers), with the copy threads a GPU table uses (config
+ * threads = 0) and with those a GPU join uses (the whole host). Rates in GB/s (10^9 bytes per
+ * second), best of a few repetitions. */
 typedef struct wx_link_rates {
   double host_to_device;   /* page-locked host -> device */
   double device_to_host;   /* device -> page-locked host */
   double both_directions;  /* bytes per second moved in both directions at once, summed */
-  double host_copy;        /* ordinary -> page-locked host memory, staging threads */
+  double host_copy;        /* ordinary -> page-locked host memory, a table's staging threads */
   int32_t host_copy_threads;
+  double host_copy_join;   /* the same with a join's copy threads */
+  int32_t host_copy_join_threads;
 } wx_link_rates;
 
 /* Measures the link of `device` with buffers of `bytes` (0: 256 MiB); takes a fraction of a second. */

@@ -219,11 +219,14 @@ void full_over_chunks(int32_t kind) {
 void link_rates() {
   wx_link_rates r;
   CHECK_OK(wx_link_measure(0, uint64_t(64) << 20, &r));
-  for (double g : {r.host_to_device, r.device_to_host, r.both_directions, r.host_copy})
+  for (double g : {r.host_to_device, r.device_to_host, r.both_directions, r.host_copy, r.host_copy_join})
     CHECK_MSG(g > 0.1 && g < 2000, "link rate %.3f GB/s is implausible", g);
   CHECK_MSG(r.host_copy_threads >= 1, "host copy threads %d", r.host_copy_threads);
-  std::printf("link: host->device %.1f, device->host %.1f, both %.1f, host copy %.1f GB/s (%d threads)\n",
-              r.host_to_device, r.device_to_host, r.both_directions, r.host_copy, r.host_copy_threads);
+  CHECK_MSG(r.host_copy_join_threads >= r.host_copy_threads, "a join's copy threads %d, a table's %d",
+            r.host_copy_join_threads, r.host_copy_threads);
+  std::printf("link: host->device %.1f, device->host %.1f, both %.1f, host copy %.1f GB/s (%d threads), %.1f GB/s"
+              " (%d threads)\n", r.host_to_device, r.device_to_host, r.both_directions, r.host_copy,
+              r.host_copy_threads, r.host_copy_join, r.host_copy_join_threads);
 }
 
 }  // namespace

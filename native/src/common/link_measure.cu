@@ -74,17 +74,23 @@ double both_rate(void* dev_in, const void* host_in, void* host_out, const void* 
   return best;
 }
 
-// Ordinary -> page-locked host memory with `threads` threads, as the staging copies run.
-double host_copy_rate(void* dst, uint64_t bytes, unsigned threads) {
-  std::unique_ptr<char[]> src(new char[bytes]);
-  std::memset(src.get(), 1, bytes);  // touched: a fresh Java array is zeroed before a call reads it
+// Ordinary -> page-locked host memory with `threads` threads, as the staging copies run: the source
+// streamed in pieces of kPiece bytes, each piece spread over the threads into one of kRing reused
+// page-locked buffers (common/host_transfer.cu: 16 MiB slots, three of them).
+constexpr uint64_t kPiece = uint64_t(16) << 20;
+constexpr unsigned kRing = 3;
+
+double host_copy_rate(const char* src, char* ring, uint64_t bytes, unsigned threads) {
   cpu::ThreadPool pool(threads);
-  const uint64_t grain = std::max<uint64_t>(uint64_t(1) << 20, bytes / (2 * pool.size()));
-  char* d = static_cast<char*>(dst);
   double best = 0;
   for (int r = 0; r < kReps; ++r) {
     const auto t0 = std::chrono::steady_clock::now();
-    pool.parallel_for(bytes, grain, [&](uint64_t b, uint64_t e, unsigned) { std::memcpy(d + b, src.get() + b, e - b); });
+    for (uint64_t at = 0, k = 0; at < bytes; at += kPiece, ++k) {
+      const uint64_t len = std::min(kPiece, bytes - at);
+      char* d = ring + (k % kRing) * kPiece;
+      const uint64_t grain = std::max<uint64_t>(uint64_t(1) << 16, len / pool.size());
+      pool.parallel_for(len, grain, [&](uint64_t b, uint64_t e, unsigned) { std::memcpy(d + b, src + at + b, e - b); });
+    }
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     best = std::max(best, gbps(bytes, ms));
   }
@@ -103,9 +109,16 @@ wx_link_rates measure_link(int device, uint64_t bytes) {
   r.host_to_device = dma_rate(dev_a.get(), host_a.p, bytes, cudaMemcpyHostToDevice, s.s);
   r.device_to_host = dma_rate(host_b.p, dev_b.get(), bytes, cudaMemcpyDeviceToHost, s.s);
   r.both_directions = both_rate(dev_a.get(), host_a.p, host_b.p, dev_b.get(), bytes);
-  const unsigned threads = staging_threads(0);
-  r.host_copy = host_copy_rate(host_a.p, bytes, threads);
-  r.host_copy_threads = int32_t(threads);
+  std::unique_ptr<char[]> src(new char[bytes]);
+  std::memset(src.get(), 1, bytes);  // touched: a fresh Java array is zeroed before a call reads it
+  PinnedBuffer ring(kRing * kPiece);
+  const unsigned table_threads = staging_threads(0), join_threads = staging_threads(0, true);
+  r.host_copy = host_copy_rate(src.get(), static_cast<char*>(ring.p), bytes, table_threads);
+  r.host_copy_threads = int32_t(table_threads);
+  r.host_copy_join = join_threads == table_threads
+                         ? r.host_copy
+                         : host_copy_rate(src.get(), static_cast<char*>(ring.p), bytes, join_threads);
+  r.host_copy_join_threads = int32_t(join_threads);
   return r;
 }
 

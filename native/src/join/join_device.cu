@@ -135,6 +135,42 @@ class BuildTrace {
   std::chrono::steady_clock::time_point t_, t0_;
 };
 
+// WIXLIB_TRACE=1: a chunked probe prints where its time went: its uploads, the wait for its first
+// results, its downloads (events on the copy streams) and its kernels.
+class ChunkTrace {
+ public:
+  ChunkTrace() : on_(trace_on()), t0_(std::chrono::steady_clock::now()) {
+    if (on_)
+      for (auto& e : ev_) WX_CUDA(cudaEventCreate(&e));
+  }
+  ~ChunkTrace() {
+    for (cudaEvent_t e : ev_)
+      if (e) cudaEventDestroy(e);
+  }
+  // at: 0 uploads queued from here, 1 uploads done, 2 first download starts, 3 last download done.
+  void mark(int at, cudaStream_t s) {
+    if (on_) WX_CUDA(cudaEventRecord(ev_[at], s));
+  }
+  void print(uint64_t chunks, double kernels_ms, double table_ms) {
+    if (!on_) return;
+    float up = 0.f, first = 0.f, down = 0.f;
+    WX_CUDA(cudaEventElapsedTime(&up, ev_[0], ev_[1]));
+    WX_CUDA(cudaEventElapsedTime(&first, ev_[0], ev_[2]));
+    WX_CUDA(cudaEventElapsedTime(&down, ev_[2], ev_[3]));
+    std::fprintf(stderr,
+                 "[join trace] chunked probe: %llu chunks, wall %.3f ms; uploads %.3f ms; first download at %.3f ms, "
+                 "downloads %.3f ms; kernels %.3f ms (lookups %.3f)\n",
+                 (unsigned long long)chunks,
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count(), up, first,
+                 down, kernels_ms, table_ms);
+  }
+
+ private:
+  bool on_;
+  std::chrono::steady_clock::time_point t0_;
+  cudaEvent_t ev_[4] = {};
+};
+
 // A device array kept between calls: grown on demand, never shrunk.
 template <typename T>
 struct Scratch {
@@ -184,7 +220,7 @@ class DeviceEngine final : public Engine {
   ~DeviceEngine() override {
     if (ev0_) cudaEventDestroy(ev0_);
     if (ev1_) cudaEventDestroy(ev1_);
-    for (const auto* evs : {&ev_up_, &ev_begin_, &ev_end_})
+    for (const auto* evs : {&ev_up_, &ev_begin_, &ev_found_, &ev_end_})
       for (cudaEvent_t e : *evs) cudaEventDestroy(e);
     if (up_) cudaStreamDestroy(up_);
     if (down_) cudaStreamDestroy(down_);
@@ -279,9 +315,10 @@ class DeviceEngine final : public Engine {
   }
 
   // A chunked host probe of page-locked arrays (mode as k_count; out_b: build rows of an inner join,
-  // else NULL). The upload of chunk i + 1, the table lookups and writes of chunk i and the download of
-  // chunk i - 1 overlap (both copy engines and the SMs), and each chunk's results go straight to their
-  // place in the caller's arrays. Returns the rows or pairs written.
+  // else NULL). Every chunk's keys are queued for upload at once; chunk i's lookups, count, scan and
+  // write start when its keys are in, and while they run the host waits for chunk i - 1's totals and
+  // queues its download, straight to its place in the caller's arrays: the copy engines and the SMs
+  // never wait for the host. Returns the rows or pairs written.
   uint64_t run_chunked(const Probe& p, int mode, uint32_t* out_a, uint32_t* out_b) {
     cudaStream_t st = static_cast<cudaStream_t>(p.stream);
     const uint64_t n = p.n, chunks = (n + kProbeChunk - 1) / kProbeChunk;
@@ -304,53 +341,61 @@ class DeviceEngine final : public Engine {
       if (hashes) WX_CUDA(cudaMemcpyAsync(hashes + lo, p.hashes + lo, m * 8, cudaMemcpyHostToDevice, up_));
       WX_CUDA(cudaEventRecord(ev_up_[i], up_));
     };
-    auto download = [&](uint32_t* dst, const uint32_t* src, uint64_t count) {
-      if (count) WX_CUDA(cudaMemcpyAsync(dst, src, count * 4, cudaMemcpyDeviceToHost, down_));
+    // Chunk i's kernels, into its own rows of the scratch (at most one pair or row per probe row).
+    auto launch = [&](uint64_t i) {
+      const uint64_t lo = lo_of(i), m = size_of(i);
+      WX_CUDA(cudaStreamWaitEvent(st, ev_up_[i], 0));
+      WX_CUDA(cudaEventRecord(ev_begin_[i], st));
+      Batch b;
+      b.keys = keys + lo;
+      b.values_out = found + lo;
+      b.n = m;
+      b.not_found = kNone;
+      b.stream = st;
+      if (hashes) table_->find_hashed(b, hashes + lo);
+      else table_->find(b);
+      WX_CUDA(cudaEventRecord(ev_found_[i], st));
+      k_count<<<grid_for(m), kBlock, 0, st>>>(keys + lo, found + lo, multi_ ? offsets_.get() : nullptr,
+                                              multi_ ? distinct_ : rows_, m, mode, cnt + lo, faults);
+      WX_CUDA_LAUNCHED("k_count");
+      size_t bytes = 0;
+      WX_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, cnt + lo, pos + lo, m, st));
+      WX_CUDA(cub::DeviceScan::ExclusiveSum(temp_.get(bytes), bytes, cnt + lo, pos + lo, m, st));
+      if (out_b)
+        k_write_pairs<<<grid_for(m), kBlock, 0, st>>>(found + lo, nullptr, nullptr, pos + lo, cnt + lo, m, da + lo,
+                                                       db + lo, uint32_t(lo));
+      else
+        k_write_rows<<<grid_for(m), kBlock, 0, st>>>(pos + lo, cnt + lo, m, da + lo, uint32_t(lo));
+      WX_CUDA_LAUNCHED("k_write");
+      WX_CUDA(cudaMemcpyAsync(&tot[2 * i], pos + lo + m - 1, 8, cudaMemcpyDeviceToHost, st));
+      WX_CUDA(cudaMemcpyAsync(&tot[2 * i + 1], cnt + lo + m - 1, 8, cudaMemcpyDeviceToHost, st));
+      WX_CUDA(cudaEventRecord(ev_end_[i], st));
     };
     uint64_t written = 0;
-    double table_ms = 0.0;
+    ChunkTrace trace;
+    // Once chunk i's kernels are done: its results to the caller, after those of the chunks before.
+    auto deliver = [&](uint64_t i) {
+      WX_CUDA(cudaEventSynchronize(ev_end_[i]));
+      const uint64_t got = tot[2 * i] + tot[2 * i + 1], lo = lo_of(i);
+      WX_CUDA(cudaStreamWaitEvent(down_, ev_end_[i], 0));
+      if (i == 0) trace.mark(2, down_);
+      if (got) {
+        WX_CUDA(cudaMemcpyAsync(out_a + written, da + lo, got * 4, cudaMemcpyDeviceToHost, down_));
+        if (out_b) WX_CUDA(cudaMemcpyAsync(out_b + written, db + lo, got * 4, cudaMemcpyDeviceToHost, down_));
+      }
+      written += got;
+    };
     try {
       WX_CUDA(cudaMemsetAsync(faults, 0, sizeof(unsigned long long), st));
-      upload(0);
+      trace.mark(0, up_);
+      for (uint64_t i = 0; i < chunks; ++i) upload(i);
+      trace.mark(1, up_);
       for (uint64_t i = 0; i < chunks; ++i) {
-        const uint64_t lo = lo_of(i), m = size_of(i);
-        if (i + 1 < chunks) upload(i + 1);
-        WX_CUDA(cudaStreamWaitEvent(st, ev_up_[i], 0));
-        WX_CUDA(cudaEventRecord(ev_begin_[i], st));
-        Batch b;
-        b.keys = keys + lo;
-        b.values_out = found + lo;
-        b.n = m;
-        b.not_found = kNone;
-        b.stream = st;
-        if (hashes) table_->find_hashed(b, hashes + lo);
-        else table_->find(b);
-        k_count<<<grid_for(m), kBlock, 0, st>>>(keys + lo, found + lo, multi_ ? offsets_.get() : nullptr,
-                                                multi_ ? distinct_ : rows_, m, mode, cnt + lo, faults);
-        WX_CUDA_LAUNCHED("k_count");
-        size_t bytes = 0;
-        WX_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, cnt + lo, pos + lo, m, st));
-        WX_CUDA(cub::DeviceScan::ExclusiveSum(temp_.get(bytes), bytes, cnt + lo, pos + lo, m, st));
-        // At most one pair or row per probe row: chunk i writes into its own rows of the scratch.
-        if (out_b)
-          k_write_pairs<<<grid_for(m), kBlock, 0, st>>>(found + lo, nullptr, nullptr, pos + lo, cnt + lo, m, da + lo,
-                                                         db + lo, uint32_t(lo));
-        else
-          k_write_rows<<<grid_for(m), kBlock, 0, st>>>(pos + lo, cnt + lo, m, da + lo, uint32_t(lo));
-        WX_CUDA_LAUNCHED("k_write");
-        WX_CUDA(cudaMemcpyAsync(&tot[2 * i], pos + lo + m - 1, 8, cudaMemcpyDeviceToHost, st));
-        WX_CUDA(cudaMemcpyAsync(&tot[2 * i + 1], cnt + lo + m - 1, 8, cudaMemcpyDeviceToHost, st));
-        WX_CUDA(cudaEventRecord(ev_end_[i], st));
-        WX_CUDA(cudaEventSynchronize(ev_end_[i]));
-        wx_stats ts{};
-        table_->stats(&ts);
-        table_ms += ts.last_kernel_ms;
-        const uint64_t got = tot[2 * i] + tot[2 * i + 1];
-        WX_CUDA(cudaStreamWaitEvent(down_, ev_end_[i], 0));
-        download(out_a + written, da + lo, got);
-        if (out_b) download(out_b + written, db + lo, got);
-        written += got;
+        launch(i);
+        if (i > 0) deliver(i - 1);
       }
+      deliver(chunks - 1);
+      trace.mark(3, down_);
       WX_CUDA(cudaMemcpyAsync(&tot[2 * chunks], faults, 8, cudaMemcpyDeviceToHost, st));
       WX_CUDA(cudaStreamSynchronize(st));
       WX_CUDA(cudaStreamSynchronize(down_));
@@ -363,14 +408,17 @@ class DeviceEngine final : public Engine {
       throw;
     }
     check_faults(tot[2 * chunks]);
-    float ms = 0.f, sum = 0.f;
+    float ms = 0.f, sum = 0.f, table = 0.f;
     for (uint64_t i = 0; i < chunks; ++i) {
       WX_CUDA(cudaEventElapsedTime(&ms, ev_begin_[i], ev_end_[i]));
       sum += ms;
+      WX_CUDA(cudaEventElapsedTime(&ms, ev_begin_[i], ev_found_[i]));
+      table += ms;
     }
     last_ms_ = sum;
-    last_table_ms_ = table_ms;
+    last_table_ms_ = table;
     looked_up_ = true;
+    trace.print(chunks, sum, table);
     return written;
   }
 
@@ -379,11 +427,13 @@ class DeviceEngine final : public Engine {
     if (!up_) WX_CUDA(cudaStreamCreateWithFlags(&up_, cudaStreamNonBlocking));
     if (!down_) WX_CUDA(cudaStreamCreateWithFlags(&down_, cudaStreamNonBlocking));
     while (ev_up_.size() < chunks) {
-      cudaEvent_t up = nullptr, begin = nullptr, end = nullptr;
+      cudaEvent_t up = nullptr, begin = nullptr, found = nullptr, end = nullptr;
       WX_CUDA(cudaEventCreateWithFlags(&up, cudaEventDisableTiming));
       ev_up_.push_back(up);
       WX_CUDA(cudaEventCreate(&begin));
       ev_begin_.push_back(begin);
+      WX_CUDA(cudaEventCreate(&found));
+      ev_found_.push_back(found);
       WX_CUDA(cudaEventCreate(&end));
       ev_end_.push_back(end);
     }
@@ -587,7 +637,7 @@ class DeviceEngine final : public Engine {
   bool looked_up_ = false;  // the last call ran a table find
   cudaEvent_t ev0_ = nullptr, ev1_ = nullptr;
   cudaStream_t up_ = nullptr, down_ = nullptr;             // chunked probes: uploads, downloads
-  std::vector<cudaEvent_t> ev_up_, ev_begin_, ev_end_;     // per chunk: keys uploaded, its kernels' span
+  std::vector<cudaEvent_t> ev_up_, ev_begin_, ev_found_, ev_end_;  // per chunk: keys in; kernels' start, lookups' end, end
   unsigned long long* totals_ = nullptr;                   // page-locked, 2 * totals_chunks_ + 1 words
   uint64_t totals_chunks_ = 0;
   DeviceArray<uint32_t> offsets_, rows_arr_;  // MULTI: rows of group g = rows_arr_[offsets_[g] .. offsets_[g+1])

@@ -100,7 +100,7 @@ public final class Wixlib {
    */
   public static LinkRates linkRates(int device) {
     double[] r = Native.linkMeasure(device, 0);
-    return new LinkRates(r[0], r[1], r[2], r[3], (int) r[4]);
+    return new LinkRates(r[0], r[1], r[2], r[3], (int) r[4], r[5], (int) r[6]);
   }
 
   /** Version string of the loaded libwixlib.so. */

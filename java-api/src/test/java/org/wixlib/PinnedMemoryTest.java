@@ -119,6 +119,7 @@ class PinnedMemoryTest {
     GpuAssumptions.requireOrSkip(TableKind.GLHT);
     LinkRates r = Wixlib.linkRates(0);
     assertTrue(r.hostToDevice() > 0 && r.deviceToHost() > 0 && r.bothDirections() > 0 && r.hostCopy() > 0, r.toString());
-    assertTrue(r.hostCopyThreads() >= 1, r.toString());
+    assertTrue(r.hostCopyThreads() >= 1 && r.hostCopyJoin() > 0 && r.hostCopyJoinThreads() >= r.hostCopyThreads(),
+        r.toString());
   }
 }

@@ -252,7 +252,7 @@ public final class Native {
 
   /**
    * wx_link_measure: {host to device, device to host, both directions, host copy} in GB/s, then the
-   * host copy's thread count.
+   * host copy's thread count, then the host copy rate and threads of a join.
    */
   public static double[] linkMeasure(int device, long bytes) {
     ensureLoaded();
@@ -260,7 +260,8 @@ public final class Native {
       MemorySegment r = wx_link_rates.allocate(a);
       check(wixlib_h.wx_link_measure(device, bytes, r));
       return new double[] {wx_link_rates.host_to_device(r), wx_link_rates.device_to_host(r),
-          wx_link_rates.both_directions(r), wx_link_rates.host_copy(r), wx_link_rates.host_copy_threads(r)};
+          wx_link_rates.both_directions(r), wx_link_rates.host_copy(r), wx_link_rates.host_copy_threads(r),
+          wx_link_rates.host_copy_join(r), wx_link_rates.host_copy_join_threads(r)};
     }
   }
 

@@ -137,6 +137,8 @@ public final class PathBound {
     r.field("link_both_gbs", link.bothDirections());
     r.field("host_copy_gbs", link.hostCopy());
     r.field("host_copy_threads", link.hostCopyThreads());
+    r.field("host_copy_join_gbs", link.hostCopyJoin());
+    r.field("host_copy_join_threads", link.hostCopyJoinThreads());
     r.field("bound_model", model);
   }
 }

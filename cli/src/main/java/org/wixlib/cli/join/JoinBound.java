@@ -13,7 +13,7 @@ import org.wixlib.LinkRates;
  *       match; semi and anti joins: 4 bytes a row given), overlapped: the slowest of in/h2d,
  *       out/d2h and (in+out)/both;
  *   <li>heap and native columns: every byte is also copied on the host into or out of page-locked
- *       staging buffers at host_copy, overlapped with its DMA; pinned columns move by DMA alone.
+ *       staging buffers at host_copy_join (a join's copy threads), overlapped with its DMA; pinned columns move by DMA alone.
  * </ul>
  */
 final class JoinBound {
@@ -21,7 +21,7 @@ final class JoinBound {
 
   static final String MODEL = "ms no join can beat on this link: build = build keys/h2d; probe = max(probe keys/h2d,"
       + " results/d2h, (keys+results)/both) with results = 8 B per pair or 4 B per semi/anti row; heap and native"
-      + " columns: each part at least its bytes/host_copy (staging copy overlapped with the DMA); pinned: the DMA alone";
+      + " columns: each part at least its bytes/host_copy_join (staging copy overlapped with the DMA); pinned: the DMA alone";
 
   /**
    * The bound in ms of a core: buildRows and probeRows 4-byte keys in, resultBytes out; null without
@@ -29,7 +29,7 @@ final class JoinBound {
    */
   static Double millis(JoinColumns.Memory memory, long buildRows, long probeRows, long resultBytes, LinkRates r) {
     if (r == null || !(r.hostToDevice() > 0) || !(r.deviceToHost() > 0) || !(r.bothDirections() > 0)
-        || (memory != JoinColumns.Memory.PINNED && !(r.hostCopy() > 0))) {
+        || (memory != JoinColumns.Memory.PINNED && !(r.hostCopyJoin() > 0))) {
       return null;
     }
     double buildIn = 4.0 * buildRows;
@@ -38,8 +38,8 @@ final class JoinBound {
     double probe = Math.max(Math.max(probeIn / r.hostToDevice(), resultBytes / r.deviceToHost()),
         (probeIn + resultBytes) / r.bothDirections());
     if (memory != JoinColumns.Memory.PINNED) {
-      build = Math.max(build, buildIn / r.hostCopy());
-      probe = Math.max(probe, (probeIn + resultBytes) / r.hostCopy());
+      build = Math.max(build, buildIn / r.hostCopyJoin());
+      probe = Math.max(probe, (probeIn + resultBytes) / r.hostCopyJoin());
     }
     return (build + probe) / 1e6;
   }

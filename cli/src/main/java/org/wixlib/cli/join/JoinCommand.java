@@ -71,7 +71,7 @@ import picocli.CommandLine.Spec;
       "bound_ms (GPU kinds, one device) = the time the bytes of the build and the probe take on this machine's"
           + " link, measured at start (Wixlib.linkRates; in the header): build keys in, then probe keys in while"
           + " the results come out (8 B a pair, 4 B a semi/anti row); heap and native columns also at the host"
-          + " copy rate of the staging threads. No implementation beats it. pct_of_bound = bound_ms / total_ms;"
+          + " copy rate of a join's default copy threads (host_copy_join_gbs). No implementation beats it. pct_of_bound = bound_ms / total_ms;"
           + " duckdb_speedup_bound = DuckDB's total_ms / bound_ms, the most any GPU join could gain over DuckDB"
           + " on this machine.",
       "",

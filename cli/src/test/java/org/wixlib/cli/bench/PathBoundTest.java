@@ -11,7 +11,7 @@ import org.wixlib.LinkRates;
 /** The bound model: bytes per op and the bound of each memory path, by hand-computed cases. */
 class PathBoundTest {
   /** A PCIe 5 x16 host with 16 staging threads: 54.8 / 54.9 GB/s one way, 90.5 both, host copy 42.4. */
-  static final LinkRates H200 = new LinkRates(54.8, 54.9, 90.5, 42.4, 16);
+  static final LinkRates H200 = new LinkRates(54.8, 54.9, 90.5, 42.4, 16, 42.4, 16);
 
   @Test
   void trafficPerOpAndWidth() {
@@ -34,7 +34,7 @@ class PathBoundTest {
     assertEquals(90.5 / 8, PathBound.gops(MemoryPath.PINNED, PathBound.Traffic.of("find_present", 32), H200, null),
         1e-12);
     // A slow device-to-host link makes the results the bound.
-    LinkRates slowBack = new LinkRates(50, 2, 60, 40, 8);
+    LinkRates slowBack = new LinkRates(50, 2, 60, 40, 8, 40, 8);
     assertEquals(2.0 / 4, PathBound.gops(MemoryPath.PINNED, PathBound.Traffic.of("find_absent", 32), slowBack, null),
         1e-12);
   }
@@ -47,7 +47,7 @@ class PathBoundTest {
       assertEquals(42.4 / 16, PathBound.gops(p, PathBound.Traffic.of("find_present", 64), H200, null), 1e-12);
     }
     // A fast host copy leaves the DMA as the bound: the two overlap, they do not add up.
-    LinkRates fastCopy = new LinkRates(54.8, 54.9, 90.5, 400, 16);
+    LinkRates fastCopy = new LinkRates(54.8, 54.9, 90.5, 400, 16, 400, 16);
     assertEquals(54.8 / 8, PathBound.gops(MemoryPath.HEAP, PathBound.Traffic.of("insert", 32), fastCopy, null), 1e-12);
   }
 
@@ -77,13 +77,13 @@ class PathBoundTest {
   @Test
   void noRatesNoBound() {
     assertNull(PathBound.gops(MemoryPath.HEAP, PathBound.Traffic.of("insert", 32), null, null));
-    assertNull(PathBound.gops(MemoryPath.PINNED, PathBound.Traffic.of("insert", 32), new LinkRates(0, 1, 1, 1, 1),
+    assertNull(PathBound.gops(MemoryPath.PINNED, PathBound.Traffic.of("insert", 32), new LinkRates(0, 1, 1, 1, 1, 1, 1),
         null));
-    assertNull(PathBound.gops(MemoryPath.NATIVE, PathBound.Traffic.of("insert", 32), new LinkRates(1, 1, 1, 0, 1),
+    assertNull(PathBound.gops(MemoryPath.NATIVE, PathBound.Traffic.of("insert", 32), new LinkRates(1, 1, 1, 0, 1, 0, 1),
         null));
     // pinned needs no host copy rate.
     assertEquals(1.0 / 8, PathBound.gops(MemoryPath.PINNED, PathBound.Traffic.of("insert", 32),
-        new LinkRates(1, 1, 100, 0, 1), null), 1e-12);
+        new LinkRates(1, 1, 100, 0, 1, 0, 1), null), 1e-12);
   }
 
   @Test

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 import org.wixlib.LinkRates;
 
 class JoinBoundTest {
-  // h2d 50, d2h 50, both 90, host copy 40 GB/s (bytes per ns)
-  private static final LinkRates LINK = new LinkRates(50, 50, 90, 40, 8);
+  // h2d 50, d2h 50, both 90, host copy 20 GB/s for tables and 40 for joins (bytes per ns)
+  private static final LinkRates LINK = new LinkRates(50, 50, 90, 20, 8, 40, 16);
 
   @Test
   void pinnedColumnsAreBoundByTheDmaAlone() {
@@ -33,6 +33,6 @@ class JoinBoundTest {
   @Test
   void noLinkNoBound() {
     assertNull(JoinBound.millis(JoinColumns.Memory.PINNED, 1, 1, 8, null));
-    assertNull(JoinBound.millis(JoinColumns.Memory.HEAP, 1, 1, 8, new LinkRates(50, 50, 90, 0, 8)));
+    assertNull(JoinBound.millis(JoinColumns.Memory.HEAP, 1, 1, 8, new LinkRates(50, 50, 90, 20, 8, 0, 16)));
   }
 }

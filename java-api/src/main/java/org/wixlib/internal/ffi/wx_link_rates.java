@@ -20,6 +20,8 @@ import static java.lang.foreign.MemoryLayout.PathElement.*;
  *     double both_directions;
  *     double host_copy;
  *     int32_t host_copy_threads;
+ *     double host_copy_join;
+ *     int32_t host_copy_join_threads;
  * }
  * }
  */
@@ -35,6 +37,9 @@ public class wx_link_rates {
         wixlib_h.C_DOUBLE.withName("both_directions"),
         wixlib_h.C_DOUBLE.withName("host_copy"),
         wixlib_h.C_INT.withName("host_copy_threads"),
+        MemoryLayout.paddingLayout(4),
+        wixlib_h.C_DOUBLE.withName("host_copy_join"),
+        wixlib_h.C_INT.withName("host_copy_join_threads"),
         MemoryLayout.paddingLayout(4)
     ).withName("wx_link_rates");
 
@@ -263,6 +268,94 @@ public class wx_link_rates {
      */
     public static void host_copy_threads(MemorySegment struct, int fieldValue) {
         struct.set(host_copy_threads$LAYOUT, host_copy_threads$OFFSET, fieldValue);
+    }
+
+    private static final OfDouble host_copy_join$LAYOUT = (OfDouble)$LAYOUT.select(groupElement("host_copy_join"));
+
+    /**
+     * Layout for field:
+     * {@snippet lang=c :
+     * double host_copy_join
+     * }
+     */
+    public static final OfDouble host_copy_join$layout() {
+        return host_copy_join$LAYOUT;
+    }
+
+    private static final long host_copy_join$OFFSET = $LAYOUT.byteOffset(groupElement("host_copy_join"));
+
+    /**
+     * Offset for field:
+     * {@snippet lang=c :
+     * double host_copy_join
+     * }
+     */
+    public static final long host_copy_join$offset() {
+        return host_copy_join$OFFSET;
+    }
+
+    /**
+     * Getter for field:
+     * {@snippet lang=c :
+     * double host_copy_join
+     * }
+     */
+    public static double host_copy_join(MemorySegment struct) {
+        return struct.get(host_copy_join$LAYOUT, host_copy_join$OFFSET);
+    }
+
+    /**
+     * Setter for field:
+     * {@snippet lang=c :
+     * double host_copy_join
+     * }
+     */
+    public static void host_copy_join(MemorySegment struct, double fieldValue) {
+        struct.set(host_copy_join$LAYOUT, host_copy_join$OFFSET, fieldValue);
+    }
+
+    private static final OfInt host_copy_join_threads$LAYOUT = (OfInt)$LAYOUT.select(groupElement("host_copy_join_threads"));
+
+    /**
+     * Layout for field:
+     * {@snippet lang=c :
+     * int32_t host_copy_join_threads
+     * }
+     */
+    public static final OfInt host_copy_join_threads$layout() {
+        return host_copy_join_threads$LAYOUT;
+    }
+
+    private static final long host_copy_join_threads$OFFSET = $LAYOUT.byteOffset(groupElement("host_copy_join_threads"));
+
+    /**
+     * Offset for field:
+     * {@snippet lang=c :
+     * int32_t host_copy_join_threads
+     * }
+     */
+    public static final long host_copy_join_threads$offset() {
+        return host_copy_join_threads$OFFSET;
+    }
+
+    /**
+     * Getter for field:
+     * {@snippet lang=c :
+     * int32_t host_copy_join_threads
+     * }
+     */
+    public static int host_copy_join_threads(MemorySegment struct) {
+        return struct.get(host_copy_join_threads$LAYOUT, host_copy_join_threads$OFFSET);
+    }
+
+    /**
+     * Setter for field:
+     * {@snippet lang=c :
+     * int32_t host_copy_join_threads
+     * }
+     */
+    public static void host_copy_join_threads(MemorySegment struct, int fieldValue) {
+        struct.set(host_copy_join_threads$LAYOUT, host_copy_join_threads$OFFSET, fieldValue);
     }
 
     /**
