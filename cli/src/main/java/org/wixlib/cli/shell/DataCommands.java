@@ -29,20 +29,16 @@ final class DataCommands {
     void execute() {
       String name = source.table;
       HashTable t = table(name);
-      KeyData d = source.read(session, true);
+      KeyData d = source.read(session, true, KeyBits.of(t));
       if (assign() && !d.hasValues()) {
         throw new ShellError("upsert needs values: KEY=VALUE words, a file with a value column, or --random N");
       }
       long[] counts = new long[16];
       Chunks.run(session, (assign() ? "upsert " : "insert ") + name, d.size(), (from, to) -> {
-        int[] k = Arrays.copyOfRange(d.keys(), from, to);
-        int[] v = d.hasValues() ? Arrays.copyOfRange(d.values(), from, to) : null;
+        long[] k = Arrays.copyOfRange(d.keys(), from, to);
+        long[] v = d.hasValues() ? Arrays.copyOfRange(d.values(), from, to) : null;
         byte[] o = new byte[k.length];
-        if (assign()) {
-          t.insertOrAssign(k, v, o);
-        } else {
-          t.insert(k, v, o);
-        }
+        TableColumns.insert(t, k, v, o, assign());
         count(o, counts);
       });
       StringBuilder m = new StringBuilder(name + ": " + counts[Outcome.INSERTED] + " inserted");
@@ -97,19 +93,19 @@ final class DataCommands {
      * The results to the --to file, or one "key TAB result" line per key on stdout (the value, '-' when
      * absent; true/false where there are no values); then how many keys were found, on stderr.
      */
-    void report(String name, int[] keys, int[] values, boolean[] found, String column, int notFound,
-        String foundWord) {
+    void report(String name, KeyBits width, long[] keys, long[] values, boolean[] found, String column,
+        long notFound, String foundWord) {
       long hits = 0;
       for (boolean b : found) {
         hits += b ? 1 : 0;
       }
       if (to != null) {
-        KeyFileWriter.write(to, toFormat, keys, values, found, column, notFound);
+        KeyFileWriter.write(to, toFormat, keys, values, found, column, notFound, width);
       } else {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < keys.length; i++) {
-          sb.append(keys[i]).append('\t')
-              .append(values == null ? Boolean.toString(found[i]) : found[i] ? Integer.toString(values[i]) : "-")
+          sb.append(width.text(keys[i])).append('\t')
+              .append(values == null ? Boolean.toString(found[i]) : found[i] ? width.text(values[i]) : "-")
               .append('\n');
         }
         session.out.print(sb);
@@ -125,27 +121,25 @@ final class DataCommands {
   static final class Find extends Lookup {
     @Option(names = "--not-found", paramLabel = "V", defaultValue = "-1",
         description = "Value written for absent keys to a binary --to file (default: ${DEFAULT-VALUE}).")
-    int notFound;
+    long notFound;
 
     @Override
     void execute() {
       String name = source.table;
       HashTable t = table(name);
-      KeyData d = source.read(session, false);
+      KeyBits width = KeyBits.of(t);
+      KeyData d = source.read(session, false, width);
       int n = d.size();
-      int[] values = new int[n];
+      long[] values = new long[n];
       boolean[] found = new boolean[n];
       Chunks.run(session, "find " + name, n, (from, to) -> {
-        int[] k = Arrays.copyOfRange(d.keys(), from, to);
-        byte[] f = new byte[k.length];
-        t.contains(k, f);
-        int[] v = t.find(k, notFound);
+        long[] k = Arrays.copyOfRange(d.keys(), from, to);
+        boolean[] f = TableColumns.contains(t, k);
+        long[] v = TableColumns.find(t, k, notFound);
         System.arraycopy(v, 0, values, from, v.length);
-        for (int i = 0; i < f.length; i++) {
-          found[from + i] = f[i] != 0;
-        }
+        System.arraycopy(f, 0, found, from, f.length);
       });
-      report(name, d.keys(), values, found, "value", notFound, "found");
+      report(name, width, d.keys(), values, found, "value", notFound, "found");
     }
   }
 
@@ -156,14 +150,15 @@ final class DataCommands {
     void execute() {
       String name = source.table;
       HashTable t = table(name);
-      KeyData d = source.read(session, false);
+      KeyBits width = KeyBits.of(t);
+      KeyData d = source.read(session, false, width);
       int n = d.size();
       boolean[] found = new boolean[n];
       Chunks.run(session, "contains " + name, n, (from, to) -> {
-        boolean[] f = t.contains(Arrays.copyOfRange(d.keys(), from, to));
+        boolean[] f = TableColumns.contains(t, Arrays.copyOfRange(d.keys(), from, to));
         System.arraycopy(f, 0, found, from, f.length);
       });
-      report(name, d.keys(), null, found, "present", 0, "present");
+      report(name, width, d.keys(), null, found, "present", 0, "present");
     }
   }
 
@@ -176,12 +171,12 @@ final class DataCommands {
     void execute() {
       String name = source.table;
       HashTable t = table(name);
-      KeyData d = source.read(session, false);
+      KeyData d = source.read(session, false, KeyBits.of(t));
       long[] counts = new long[16];
       Chunks.run(session, "erase " + name, d.size(), (from, to) -> {
-        int[] k = Arrays.copyOfRange(d.keys(), from, to);
+        long[] k = Arrays.copyOfRange(d.keys(), from, to);
         byte[] o = new byte[k.length];
-        t.erase(k, o);
+        TableColumns.erase(t, k, o);
         count(o, counts);
       });
       session.info(name + ": " + counts[Outcome.ERASED] + " erased, " + counts[Outcome.NOT_FOUND] + " absent; size "

@@ -11,11 +11,11 @@ enum DataFormat {
   TSV(0, false),
   /** Raw little-endian int32 keys. */
   I32(4, false),
-  /** Raw little-endian int64 keys (each must fit 32 bits). */
+  /** Raw little-endian int64 keys (on a 32-bit table each must fit 32 bits). */
   I64(8, false),
   /** Raw little-endian int32 key, value records. */
   I32KV(4, true),
-  /** Raw little-endian int64 key, value records (each must fit 32 bits). */
+  /** Raw little-endian int64 key, value records (on a 32-bit table each must fit 32 bits). */
   I64KV(8, true);
 
   /** Bytes per number of a binary format, 0 for text. */

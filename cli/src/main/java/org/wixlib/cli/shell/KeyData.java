@@ -1,10 +1,10 @@
 package org.wixlib.cli.shell;
 
 /**
- * Keys (and values, or null) read from a file or made up; {@code skipped} bad lines were left out
- * (--skip-bad). Keys are 32-bit patterns; none is a reserved key.
+ * Keys (and values, or null) read from a file or made up, as the shell holds them ({@link KeyBits});
+ * {@code skipped} bad lines were left out (--skip-bad). None is a reserved key.
  */
-record KeyData(int[] keys, int[] values, long skipped) {
+record KeyData(long[] keys, long[] values, long skipped) {
   int size() {
     return keys.length;
   }

@@ -10,10 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
-import org.wixlib.cli.KeySpace;
 
 /**
- * Reads keys (and values) from CSV/TSV text or raw little-endian int32/int64 files. A bad line (or
+ * Reads keys (and values) of a table's width ({@link KeyBits}) from CSV/TSV text or raw little-endian
+ * int32/int64 files (int32 numbers sign-extended for 64-bit tables). A bad line (or
  * binary record) is an error naming its number, and then nothing of the file is used, unless skipBad:
  * then bad lines are left out and counted.
  */
@@ -21,21 +21,26 @@ final class KeyFileReader {
   private final Path file;
   private final DataFormat format;
   private final boolean skipBad;
+  private final KeyBits width;
   private long skipped;
   private String firstBad;
-  private int[] keys = new int[1024];
-  private int[] values;
+  private long[] keys = new long[1024];
+  private long[] values;
   private int n;
 
-  private KeyFileReader(Path file, DataFormat format, boolean skipBad) {
+  private KeyFileReader(Path file, DataFormat format, boolean skipBad, KeyBits width) {
     this.file = file;
     this.format = format;
     this.skipBad = skipBad;
+    this.width = width;
   }
 
-  /** Reads the whole file (format null: from the extension); session (may be null) hears of skipped lines. */
-  static KeyData read(Path file, DataFormat given, boolean skipBad, Session session) {
-    KeyFileReader r = new KeyFileReader(file, DataFormat.of(given, file), skipBad);
+  /**
+   * Reads the whole file (format null: from the extension) as numbers of the given width; session (may
+   * be null) hears of skipped lines.
+   */
+  static KeyData read(Path file, DataFormat given, boolean skipBad, KeyBits width, Session session) {
+    KeyFileReader r = new KeyFileReader(file, DataFormat.of(given, file), skipBad, width);
     try {
       if (r.format.isText()) {
         r.readText();
@@ -51,8 +56,8 @@ final class KeyFileReader {
       session.info("skipped " + r.skipped + " bad line" + (r.skipped == 1 ? "" : "s") + " of " + file
           + " (first: " + r.firstBad + ")");
     }
-    int[] k = Arrays.copyOf(r.keys, r.n);
-    int[] v = r.values == null ? null : Arrays.copyOf(r.values, r.n);
+    long[] k = Arrays.copyOf(r.keys, r.n);
+    long[] v = r.values == null ? null : Arrays.copyOf(r.values, r.n);
     return new KeyData(k, v, r.skipped);
   }
 
@@ -67,7 +72,7 @@ final class KeyFileReader {
     skipped++;
   }
 
-  private void add(int key, int value, boolean hasValue) {
+  private void add(long key, long value, boolean hasValue) {
     if (n == keys.length) {
       keys = Arrays.copyOf(keys, n * 2);
       if (values != null) {
@@ -77,7 +82,7 @@ final class KeyFileReader {
     keys[n] = key;
     if (hasValue) {
       if (values == null) {
-        values = new int[keys.length];
+        values = new long[keys.length];
       }
       values[n] = value;
     }
@@ -99,7 +104,7 @@ final class KeyFileReader {
         String[] f = format == DataFormat.CSV ? s.split("\\s*,\\s*", -1) : s.split("\\s+");
         if (first) {
           first = false;
-          if (parse(f[0]) == null && f[0].matches(".*[A-Za-z_].*")) {
+          if (width.parse(f[0]) == null && f[0].matches(".*[A-Za-z_].*")) {
             continue; // a header line
           }
         }
@@ -113,24 +118,24 @@ final class KeyFileReader {
           bad(no, f.length + " column" + (f.length == 1 ? "" : "s") + " where the file has " + columns);
           continue;
         }
-        Long key = parse(f[0]);
+        Long key = width.parse(f[0]);
         if (key == null) {
-          bad(no, "'" + f[0] + "' is not a 32-bit key");
+          bad(no, "'" + f[0] + "' is not a " + width.noun() + " key");
           continue;
         }
-        if (reserved(key)) {
-          bad(no, "key " + f[0] + " is reserved (0xFFFFFFFF and 0xFFFFFFFE)");
+        if (width.isReserved(key)) {
+          bad(no, "key " + f[0] + " is reserved (" + width.reserved + ")");
           continue;
         }
         Long value = null;
         if (f.length == 2) {
-          value = parse(f[1]);
+          value = width.parse(f[1]);
           if (value == null) {
-            bad(no, "'" + f[1] + "' is not a 32-bit value");
+            bad(no, "'" + f[1] + "' is not a " + width.noun() + " value");
             continue;
           }
         }
-        add((int) (long) key, value == null ? 0 : (int) (long) value, value != null);
+        add(key, value == null ? 0 : value, value != null);
       }
     }
   }
@@ -156,41 +161,21 @@ final class KeyFileReader {
         int whole = fill / record * record;
         for (int at = 0; at < whole; at += record) {
           no++;
-          long key = format.width == 4 ? bb.getInt(at) & 0xFFFFFFFFL : bb.getLong(at);
+          long key = format.width == 4 ? bb.getInt(at) : bb.getLong(at);
           long value = !format.pairs ? 0 : format.width == 4 ? bb.getInt(at + 4) : bb.getLong(at + 8);
-          if (!fits(key)) {
-            bad(no, "key " + key + " does not fit 32 bits");
-          } else if (reserved(key)) {
-            bad(no, "key " + key + " is reserved (0xFFFFFFFF and 0xFFFFFFFE)");
-          } else if (!fits(value)) {
-            bad(no, "value " + value + " does not fit 32 bits");
+          if (!width.fits(key)) {
+            bad(no, "key " + key + " does not fit " + width.bits + " bits");
+          } else if (width.isReserved(key)) {
+            bad(no, "key " + width.text(key) + " is reserved (" + width.reserved + ")");
+          } else if (!width.fits(value)) {
+            bad(no, "value " + value + " does not fit " + width.bits + " bits");
           } else {
-            add((int) key, (int) value, format.pairs);
+            add(width.held(key), width.held(value), format.pairs);
           }
         }
         System.arraycopy(buf, whole, buf, 0, fill - whole);
         fill -= whole;
       }
-    }
-  }
-
-  /** -2^31 .. 2^32-1: a signed or an unsigned 32-bit number. */
-  static boolean fits(long v) {
-    return v >= Integer.MIN_VALUE && v <= 0xFFFFFFFFL;
-  }
-
-  /** Whether the key's low 32 bits are a reserved key. */
-  static boolean reserved(long key) {
-    return KeySpace.isReserved((int) key);
-  }
-
-  /** A decimal (maybe negative) or 0x-hex number that fits 32 bits, or null. */
-  static Long parse(String s) {
-    try {
-      long v = s.startsWith("0x") || s.startsWith("0X") ? Long.parseLong(s.substring(2), 16) : Long.parseLong(s);
-      return fits(v) ? v : null;
-    } catch (NumberFormatException e) {
-      return null;
     }
   }
 }

@@ -45,13 +45,13 @@ final class KeySource {
   @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Seed of --random (default: ${DEFAULT-VALUE}).")
   long seed;
 
-  /** The keys (and values) asked for; exactly one source must be given. */
-  KeyData read(Session session, boolean valuesAllowed) {
+  /** The keys (and values) asked for, of the table's width; exactly one source must be given. */
+  KeyData read(Session session, boolean valuesAllowed, KeyBits width) {
     if (table.startsWith("-")) {
       throw new ParameterException(spec.commandLine(), "Unknown option: '" + table + "'");
     }
     for (String w : words == null ? List.<String>of() : words) {
-      if (w.startsWith("-") && KeyFileReader.parse(w.indexOf('=') < 0 ? w : w.substring(0, w.indexOf('='))) == null) {
+      if (w.startsWith("-") && width.parse(w.indexOf('=') < 0 ? w : w.substring(0, w.indexOf('='))) == null) {
         throw new ParameterException(spec.commandLine(), "Unknown option: '" + w + "'");
       }
     }
@@ -64,45 +64,45 @@ final class KeySource {
       if (!valuesAllowed) {
         throw new ShellError("--random is for insert and upsert");
       }
-      return random(random, seed);
+      return random(random, seed, width);
     }
     if (from != null) {
-      return KeyFileReader.read(from, format, skipBad, session);
+      return KeyFileReader.read(from, format, skipBad, width, session);
     }
-    return fromWords(words, valuesAllowed);
+    return fromWords(words, valuesAllowed, width);
   }
 
-  static KeyData fromWords(List<String> words, boolean valuesAllowed) {
+  static KeyData fromWords(List<String> words, boolean valuesAllowed, KeyBits width) {
     int n = words.size();
-    int[] keys = new int[n];
-    int[] values = null;
+    long[] keys = new long[n];
+    long[] values = null;
     for (int i = 0; i < n; i++) {
       String w = words.get(i);
       int eq = w.indexOf('=');
       String k = eq < 0 ? w : w.substring(0, eq);
-      Long key = KeyFileReader.parse(k);
+      Long key = width.parse(k);
       if (key == null) {
-        throw new ShellError("'" + k + "' is not a 32-bit key");
+        throw new ShellError("'" + k + "' is not a " + width.noun() + " key");
       }
-      if (KeyFileReader.reserved(key)) {
-        throw new ShellError("key " + k + " is reserved (0xFFFFFFFF and 0xFFFFFFFE)");
+      if (width.isReserved(key)) {
+        throw new ShellError("key " + k + " is reserved (" + width.reserved + ")");
       }
-      keys[i] = (int) (long) key;
+      keys[i] = key;
       if (eq >= 0) {
         if (!valuesAllowed) {
           throw new ShellError("'" + w + "': this command takes keys only");
         }
-        Long v = KeyFileReader.parse(w.substring(eq + 1));
+        Long v = width.parse(w.substring(eq + 1));
         if (v == null) {
-          throw new ShellError("'" + w.substring(eq + 1) + "' is not a 32-bit value");
+          throw new ShellError("'" + w.substring(eq + 1) + "' is not a " + width.noun() + " value");
         }
         if (values == null) {
           if (i > 0) {
             throw new ShellError("give a value to every key or to none ('" + w + "')");
           }
-          values = new int[n];
+          values = new long[n];
         }
-        values[i] = (int) (long) v;
+        values[i] = v;
       } else if (values != null) {
         throw new ShellError("give a value to every key or to none ('" + w + "')");
       }
@@ -110,21 +110,22 @@ final class KeySource {
     return new KeyData(keys, values, 0);
   }
 
-  static KeyData random(long count, long seed) {
+  /** count random keys of the width (never reserved) with random values. */
+  static KeyData random(long count, long seed, KeyBits width) {
     if (count > Integer.MAX_VALUE - 8) {
       throw new ShellError("--random " + count + " is more than one command can hold");
     }
     int n = (int) count;
     SplittableRandom r = new SplittableRandom(seed);
-    int[] keys = new int[n];
-    int[] values = new int[n];
+    long[] keys = new long[n];
+    long[] values = new long[n];
     for (int i = 0; i < n; i++) {
-      int k;
+      long k;
       do {
-        k = r.nextInt();
-      } while (KeyFileReader.reserved(k));
+        k = width.held(r.nextLong());
+      } while (width.isReserved(k));
       keys[i] = k;
-      values[i] = r.nextInt();
+      values[i] = width.held(r.nextLong());
     }
     return new KeyData(keys, values, 0);
   }

@@ -3,7 +3,6 @@ package org.wixlib.cli.shell;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.wixlib.HashTable;
-import org.wixlib.Pairs;
 import org.wixlib.cli.CountConverter;
 import org.wixlib.cli.Texts;
 import org.wixlib.cli.report.Format;
@@ -43,42 +42,48 @@ final class TableBench extends SessionCommand {
       throw new ShellError("need 1 <= -n <= 2^28 and --reps >= 1");
     }
     HashTable t = table(name);
+    KeyBits width = KeyBits.of(t);
     int n = (int) keys;
     SplittableRandom r = new SplittableRandom(seed);
-    Pairs present = t.retrieveAll();
+    long[] present = TableColumns.keys(t);
     Report rep = new Report("results", "op", "n", "median_ms", "mops_per_s");
     rep.field("table", name);
     rep.field("kind", Texts.kindName(t.kind()));
-    rep.field("size", present.size());
+    rep.field("key_bits", width.bits);
+    rep.field("size", present.length);
     rep.field("reps", reps);
-    if (present.size() > 0) {
-      int[] hit = new int[n];
+    // The calls of the table's width, on arrays made before the timing.
+    if (present.length > 0) {
+      long[] hit = new long[n];
       for (int i = 0; i < n; i++) {
-        hit[i] = present.keys()[r.nextInt(present.size())];
+        hit[i] = present[r.nextInt(present.length)];
       }
-      row(rep, "find_present", n, () -> t.find(hit, -1));
-      row(rep, "contains_present", n, () -> t.contains(hit));
+      Object k = column(width, hit);
+      row(rep, "find_present", n, () -> find(t, k));
+      row(rep, "contains_present", n, () -> contains(t, k));
     }
-    int[] random = KeySource.random(n, r.nextLong()).keys();
-    row(rep, "find_random", n, () -> t.find(random, -1));
+    long[] random = KeySource.random(n, r.nextLong(), width).keys();
+    Object randomKeys = column(width, random);
+    row(rep, "find_random", n, () -> find(t, randomKeys));
     // Keys the table does not hold, so insert adds every one and erase removes them again.
-    boolean[] in = t.contains(random);
-    int[] fresh = new int[n];
+    boolean[] in = TableColumns.contains(t, random);
+    long[] fresh = new long[n];
     int m = 0;
     for (int i = 0; i < n; i++) {
       if (!in[i]) {
         fresh[m++] = random[i];
       }
     }
-    int[] newKeys = Arrays.stream(Arrays.copyOf(fresh, m)).distinct().toArray();
+    long[] newKeys = Arrays.stream(Arrays.copyOf(fresh, m)).distinct().toArray();
+    Object added = column(width, newKeys);
     double[] insertMs = new double[reps];
     double[] eraseMs = new double[reps];
     for (int i = 0; i < reps; i++) {
       session.checkCancelled("bench " + name);
       long t0 = System.nanoTime();
-      t.insert(newKeys, newKeys);
+      insert(t, added);
       long t1 = System.nanoTime();
-      t.erase(newKeys);
+      erase(t, added);
       long t2 = System.nanoTime();
       insertMs[i] = (t1 - t0) / 1e6;
       eraseMs[i] = (t2 - t1) / 1e6;
@@ -86,6 +91,44 @@ final class TableBench extends SessionCommand {
     add(rep, "insert_new", newKeys.length, insertMs);
     add(rep, "erase_new", newKeys.length, eraseMs);
     ReportWriter.write(rep, format, session.out, session.meta());
+  }
+
+  /** Keys as the table's calls take them: int[] (32-bit tables) or long[]. */
+  private static Object column(KeyBits width, long[] keys) {
+    return width == KeyBits.B64 ? keys : TableColumns.ints(keys);
+  }
+
+  private static void find(HashTable t, Object keys) {
+    if (keys instanceof long[] k) {
+      t.find(k, -1L);
+    } else {
+      t.find((int[]) keys, -1);
+    }
+  }
+
+  private static void contains(HashTable t, Object keys) {
+    if (keys instanceof long[] k) {
+      t.contains(k);
+    } else {
+      t.contains((int[]) keys);
+    }
+  }
+
+  /** Inserts the keys with themselves as values. */
+  private static void insert(HashTable t, Object keys) {
+    if (keys instanceof long[] k) {
+      t.insert(k, k);
+    } else {
+      t.insert((int[]) keys, (int[]) keys);
+    }
+  }
+
+  private static void erase(HashTable t, Object keys) {
+    if (keys instanceof long[] k) {
+      t.erase(k);
+    } else {
+      t.erase((int[]) keys);
+    }
   }
 
   private void row(Report rep, String op, int n, Runnable call) {

@@ -49,6 +49,7 @@ final class TableCommands {
 
   @Command(name = "create", description = "Creates an empty table.",
       footer = {"Examples:", "  create t --kind hive --capacity 2^20", "  create c --kind cpu --capacity 1M --max-load 0.8",
+          "  create w --kind glht --key-bits 64",
           "  create s --kind cpu --shards 4", "  create g --kind glht --devices 0,1 --capacity 2^28"})
   static final class Create extends SessionCommand {
     @Parameters(index = "0", paramLabel = "TABLE", description = "Name of the new table.")
@@ -77,11 +78,16 @@ final class TableCommands {
     @Option(names = "--threads", paramLabel = "N", description = "CPU kind: worker threads, 0 = all cores.")
     Integer threads;
 
+    @Option(names = "--key-bits", paramLabel = "BITS", defaultValue = "32",
+        description = "Width of keys and values: 32 or 64 (default: ${DEFAULT-VALUE}).")
+    int keyBits;
+
     @Mixin ShardOptions sharding = new ShardOptions();
 
     @Override
     void execute() {
       session.checkNewName(name);
+      TableOptions.check(spec, "--key-bits", b -> b.keyBits(keyBits));
       TableKind k = kind != null ? kind : TableOptions.defaultKind();
       if (maxLoad != null) {
         TableOptions.check(spec, "--max-load", b -> b.maxLoadFactor(maxLoad));
@@ -94,7 +100,7 @@ final class TableCommands {
       }
       TableOptions.check(spec, "--device", b -> b.device(device));
       requireKind(spec, k, device, sharding);
-      HashTable.Builder b = sharding.place(HashTable.builder().kind(k), k, device);
+      HashTable.Builder b = sharding.place(HashTable.builder().kind(k).keyBits(keyBits), k, device);
       if (capacity != null) {
         b.capacity(capacity);
       }
@@ -112,7 +118,7 @@ final class TableCommands {
       }
       HashTable t = b.build();
       session.add(name, t);
-      session.info(name + ": " + Texts.kindName(k) + " table, room for " + keys(t, t.capacity()) + " keys ("
+      session.info(name + ": " + Texts.kindName(k) + (keyBits == 64 ? " table of 64-bit keys" : " table") + ", room for " + keys(t, t.capacity()) + " keys ("
           + t.capacity() + " slots at max load " + t.maxLoadFactor() + ")"
           + (t.shards() > 1 ? ", " + sharding.layout(k, device) : ""));
     }
@@ -141,11 +147,11 @@ final class TableCommands {
 
     @Override
     void execute() {
-      Report r = new Report("tables", "name", "kind", "size", "capacity", "slots", "load_factor", "bytes");
+      Report r = new Report("tables", "name", "kind", "key_bits", "size", "capacity", "slots", "load_factor", "bytes");
       for (String n : session.names()) {
         HashTable t = session.table(n);
         TableStats s = t.stats();
-        r.row(n, Texts.kindName(t.kind()), s.size(), keys(t, s.capacity()), s.capacity(),
+        r.row(n, Texts.kindName(t.kind()), t.keyBits(), s.size(), keys(t, s.capacity()), s.capacity(),
             round(s.capacity() == 0 ? 0 : (double) s.size() / s.capacity()), s.bytes());
       }
       ReportWriter.write(r, format, session.out, session.meta());
@@ -204,6 +210,7 @@ final class TableCommands {
       Report r = new Report("stats");
       r.field("table", name);
       r.field("kind", Texts.kindName(t.kind()));
+      r.field("key_bits", t.keyBits());
       r.field("size", s.size());
       r.field("capacity", keys(t, s.capacity()));
       r.field("slots", s.capacity());

@@ -57,7 +57,7 @@ class ScriptTest {
     assertEquals(0, r.code, r.toString());
     assertEquals("key\tvalue\n1\t10\n2\t21\n9\t\n", Files.readString(out));
     assertTrue(r.out.contains("3\ttrue\n"), r.out);
-    assertTrue(r.out.contains("name,kind,size,capacity,slots,load_factor,bytes\nb,cpu,2,"), r.out);
+    assertTrue(r.out.contains("name,kind,key_bits,size,capacity,slots,load_factor,bytes\nb,cpu,32,2,"), r.out);
     assertTrue(r.out.endsWith("1\t10\n2\t21\n"), r.out);
     assertTrue(r.err.contains("a: 1 erased, 0 absent; size 2"), r.err);
   }
@@ -112,7 +112,7 @@ class ScriptTest {
     assertTrue(r.err.contains(s + " line 4: a holds 2 keys; cannot resize it to 1"), r.err);
     assertTrue(r.err.contains(s + " line 5: unknown table 'nope'"), r.err);
     assertTrue(r.err.contains("4 commands failed"), r.err);
-    assertTrue(r.out.contains("\na,cpu,2,"), "nothing of the bad file, no table b: " + r.out);
+    assertTrue(r.out.contains("\na,cpu,32,2,"), "nothing of the bad file, no table b: " + r.out);
     assertFalse(r.out.contains("\nb,"), r.out);
   }
 
@@ -154,13 +154,26 @@ class ScriptTest {
 
   @Test
   void keyWordsAndNumbers() {
-    KeyData d = KeySource.fromWords(List.of("0x10=-1", "4294967293=7", "-5=0xFF"), true);
-    assertArrayEquals(new int[] {16, -3, -5}, d.keys());
-    assertArrayEquals(new int[] {-1, 7, 255}, d.values());
-    assertThrows(ShellError.class, () -> KeySource.fromWords(List.of("1=1", "2"), true));
-    assertThrows(ShellError.class, () -> KeySource.fromWords(List.of("1=1"), false));
-    assertThrows(ShellError.class, () -> KeySource.fromWords(List.of("4294967296"), false));
-    assertThrows(ShellError.class, () -> KeySource.fromWords(List.of("0xFFFFFFFE"), false));
+    KeyData d = KeySource.fromWords(List.of("0x10=-1", "4294967293=7", "-5=0xFF"), true, KeyBits.B32);
+    assertArrayEquals(new long[] {16, -3, -5}, d.keys());
+    assertArrayEquals(new long[] {-1, 7, 255}, d.values());
+    assertThrows(ShellError.class, () -> KeySource.fromWords(List.of("1=1", "2"), true, KeyBits.B32));
+    assertThrows(ShellError.class, () -> KeySource.fromWords(List.of("1=1"), false, KeyBits.B32));
+    assertThrows(ShellError.class, () -> KeySource.fromWords(List.of("4294967296"), false, KeyBits.B32));
+    assertThrows(ShellError.class, () -> KeySource.fromWords(List.of("0xFFFFFFFE"), false, KeyBits.B32));
+  }
+
+  @Test
+  void wideKeyWordsAndNumbers() {
+    KeyData d = KeySource.fromWords(List.of("4294967296=-1", "-5=0xFFFFFFFFFF", "18446744073709551613=9223372036854775807"),
+        true, KeyBits.B64);
+    assertArrayEquals(new long[] {1L << 32, -5, -3}, d.keys());
+    assertArrayEquals(new long[] {-1, 0xFFFFFFFFFFL, Long.MAX_VALUE}, d.values());
+    assertThrows(ShellError.class, () -> KeySource.fromWords(List.of("0xFFFFFFFFFFFFFFFE"), false, KeyBits.B64));
+    assertThrows(ShellError.class, () -> KeySource.fromWords(List.of("-1"), false, KeyBits.B64));
+    assertThrows(ShellError.class, () -> KeySource.fromWords(List.of("18446744073709551616"), false, KeyBits.B64));
+    // -1 and -2 are reserved at 32 bits only as the whole key: 0xFFFFFFFF is an ordinary 64-bit key.
+    assertArrayEquals(new long[] {0xFFFFFFFFL}, KeySource.fromWords(List.of("0xFFFFFFFF"), false, KeyBits.B64).keys());
   }
 
   /** The same 10^7 keys before and after save / load through the shell's commands. */

@@ -92,7 +92,7 @@ class ShellTest {
     assertEquals("cpu", stats.get("kind"));
     assertTrue(((Number) stats.get("capacity")).doubleValue() >= 10, stats.toString());
     assertTrue(stats.containsKey("displacements") && stats.containsKey("resizes"), stats.toString());
-    assertTrue(r.out.contains("name,kind,size,capacity,slots,load_factor,bytes\nt,cpu,12,"), r.out);
+    assertTrue(r.out.contains("name,kind,key_bits,size,capacity,slots,load_factor,bytes\nt,cpu,32,12,"), r.out);
     assertTrue(r.out.contains("op,n,median_ms,mops_per_s\nfind_present,1000,"), r.out);
     assertTrue(r.out.contains("erase_new,"), r.out);
     assertTrue(r.out.contains("Commands:") && r.out.contains("upsert") && r.out.contains("--skip-bad"), r.out);
@@ -172,9 +172,63 @@ class ShellTest {
     assertTrue(e.contains("line 19: Invalid value for option '--kind'"), e);
     assertTrue(e.contains("line 20: upsert needs values"), e);
     assertTrue(e.contains("line 21: unterminated ' quote"), e);
-    assertTrue(r.out.contains("t     cpu      3"), "the failed loads left t alone and added no table: " + r.out);
+    assertTrue(r.out.contains("t     cpu         32     3"), "the failed loads left t alone and added no table: " + r.out);
     assertFalse(r.out.contains("\nc "), r.out);
     assertTrue(e.contains("wixlib: 17 commands failed"), e);
+  }
+
+  @Test
+  void sixtyFourBitKeysThroughEveryCommand() throws IOException {
+    Path pairs = ints("p.i64kv", 8, 1L << 40, -7, -5, 1L << 33, 0xFFFFFFFFL, 9);
+    Path keys32 = ints("k.i32", 4, -3, 12);
+    Path out = dir.resolve("found.i64kv");
+    Path csv = dir.resolve("found.csv");
+    Path snap = dir.resolve("w.wxs");
+    String session = String.join("\n",
+        "create w --kind cpu --key-bits 64",
+        "insert w 4294967296=5 -5=-7 18446744073709551613=0xFFFFFFFFFF",
+        "insert w --from " + pairs,
+        "insert w --from " + keys32,
+        "upsert w -5=11",
+        "find w 4294967296 -5 -3 1099511627776 0xFFFFFFFF 3",
+        "contains w 4294967296 4",
+        "find w 1099511627776 0xFFFFFFFF 77 --to " + out,
+        "find w 4294967296 77 --to " + csv,
+        "erase w 12 13",
+        "stats w --format json",
+        "save w " + snap,
+        "load " + snap + " as v",
+        "find v -3 -5",
+        "insert w --random 1000 --seed 5",
+        "bench w -n 500 --reps 1 --format csv",
+        "find w 0xFFFFFFFFFFFFFFFF");
+    Cli r = ShellDriver.shell(session + "\n");
+    assertEquals(1, r.code, "only the reserved key fails: " + r);
+    assertTrue(r.out.contains("4294967296\t5\n-5\t11\n-3\t1099511627775\n1099511627776\t-7\n4294967295\t9\n3\t-\n"),
+        r.toString());
+    assertTrue(r.out.contains("4294967296\ttrue\n4\tfalse\n"), r.out);
+    // i64kv: the pairs of the keys found, 64 bits each
+    ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(out)).order(ByteOrder.LITTLE_ENDIAN);
+    assertEquals(32, b.capacity());
+    assertEquals(1L << 40, b.getLong());
+    assertEquals(-7, b.getLong());
+    assertEquals(0xFFFFFFFFL, b.getLong());
+    assertEquals(9, b.getLong());
+    assertEquals("key,value\n4294967296,5\n77,\n", Files.readString(csv));
+    assertTrue(r.err.contains("w: 1 erased, 1 absent; size 5"), r.err);
+    assertTrue(r.out.contains("\"key_bits\": 64"), r.out);
+    assertTrue(r.out.contains("-3\t1099511627775\n-5\t11\n"), "the loaded copy: " + r.out);
+    assertTrue(r.out.contains("find_present,500,") && r.out.contains("erase_new,"), r.out);
+    assertTrue(r.err.contains("key 0xFFFFFFFFFFFFFFFF is reserved (0xFFFFFFFFFFFFFFFF and 0xFFFFFFFFFFFFFFFE)"), r.err);
+    assertTrue(r.err.contains("line 17: key 0xFFFFFFFFFFFFFFFF is reserved"), r.err);
+  }
+
+  @Test
+  void int32FilesAreFor32BitTables() {
+    Path out = dir.resolve("v.i32");
+    Cli r = ShellDriver.shell("create w --kind cpu --key-bits 64\ninsert w 1=2\nfind w 1 --to " + out + "\n");
+    assertEquals(1, r.code, r.toString());
+    assertTrue(r.err.contains("i32 holds 32-bit numbers, the table's are 64-bit; write i64 or i64kv"), r.err);
   }
 
   @Test
