@@ -38,25 +38,32 @@ record BuildSide(BuildRows rows, long[] keys, Map<Long, int[]> reserved, boolean
       }
       (isReserved(key.get(r)) ? reservedRows : joinRows).add(r);
     }
-    int n = joinRows.size();
-    long[] keys = new long[n];
+    long[] keys = joinRows.stream().mapToLong(key::get).toArray();
+    BuildSide side = ofKeys(keys, reservedRows.stream().mapToLong(key::get).toArray());
+    if (!keepRows) {
+      return side;
+    }
+    joinRows.addAll(reservedRows);
+    return new BuildSide(new BuildRows(joinRows.toArray(new Row[0])), keys, side.reserved, side.unique, side.fitsInt);
+  }
+
+  /**
+   * The keys-only build side of rows numbered as above: {@code keys} those of rows 0 .. keys.length -
+   * 1, {@code reservedKeys} those of the rows after them (each -1 or -2), in order. The caller keeps
+   * the rows themselves (the SQL join's broadcast holds them as Spark's internal rows).
+   */
+  static BuildSide ofKeys(long[] keys, long[] reservedKeys) {
     boolean fitsInt = true;
-    for (int i = 0; i < n; i++) {
-      keys[i] = key.get(joinRows.get(i));
-      fitsInt &= keys[i] == (int) keys[i];
+    for (long k : keys) {
+      fitsInt &= k == (int) k;
     }
     Map<Long, List<Integer>> byKey = new HashMap<>();
-    for (int i = 0; i < reservedRows.size(); i++) {
-      byKey.computeIfAbsent(key.get(reservedRows.get(i)), k -> new ArrayList<>()).add(n + i);
+    for (int i = 0; i < reservedKeys.length; i++) {
+      byKey.computeIfAbsent(reservedKeys[i], k -> new ArrayList<>()).add(keys.length + i);
     }
     Map<Long, int[]> reserved = new HashMap<>();
     byKey.forEach((k, v) -> reserved.put(k, v.stream().mapToInt(Integer::intValue).toArray()));
-    BuildRows rows = null;
-    if (keepRows) {
-      joinRows.addAll(reservedRows);
-      rows = new BuildRows(joinRows.toArray(new Row[0]));
-    }
-    return new BuildSide(rows, keys, reserved, distinct(keys), fitsInt);
+    return new BuildSide(null, keys, reserved, distinct(keys), fitsInt);
   }
 
   private static boolean distinct(long[] keys) {

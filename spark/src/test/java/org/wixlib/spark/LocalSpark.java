@@ -20,6 +20,8 @@ final class LocalSpark {
           // Small batches: a partition takes several wixlib calls.
           .config(WixlibJoins.BATCH_ROWS, "4000")
           .config(WixlibJoins.KIND, "cpu")
+          // The SQL extension plans nothing until spark.wixlib.join.enabled is set (SqlJoinsTest).
+          .config("spark.sql.extensions", WixlibSqlExtensions.class.getName())
           .getOrCreate();
     }
     return session;

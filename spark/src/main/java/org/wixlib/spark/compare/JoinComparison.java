@@ -15,10 +15,11 @@ import org.wixlib.TableKind;
 import org.wixlib.Wixlib;
 import org.wixlib.spark.JoinType;
 import org.wixlib.spark.WixlibJoins;
+import org.wixlib.spark.WixlibSqlExtensions;
 
 /**
  * Spark's own broadcast hash join against the wixlib join on the same TPC-H key columns, same session
- * and cores: the six join cores of {@code wixlib join}, each a count of the join's rows (inner pairs,
+ * and cores (and, where the session has wixlib's SQL extension, Spark's join planned on wixlib): the six join cores of {@code wixlib join}, each a count of the join's rows (inner pairs,
  * semi or anti rows) timed end to end from cached DataFrames (median of --reps after one warm-up). The
  * two counts must agree (else exit 1). Header lines on stderr, one CSV row per core on stdout.
  *
@@ -39,10 +40,15 @@ public final class JoinComparison {
       new Core("q4_semi", TpchKeys::lineitem, "l_orderkey", TpchKeys::orders, "o_orderkey", JoinType.LEFT_SEMI),
       new Core("q22_anti", TpchKeys::orders, "o_custkey", TpchKeys::customer, "c_custkey", JoinType.LEFT_ANTI));
 
-  /** One core's result: both counts and both median times. */
-  record Result(String core, long sparkRows, long wixlibRows, double sparkMs, double wixlibMs) {
+  /**
+   * One core's result: the counts and median times of Spark's join, of the wixlib join through
+   * {@link WixlibJoins}, and of Spark's join planned on wixlib by the SQL extension (sqlMs null when the
+   * session has no {@link WixlibSqlExtensions}).
+   */
+  record Result(String core, long sparkRows, long wixlibRows, double sparkMs, double wixlibMs, long sqlRows,
+      Double sqlMs) {
     boolean agree() {
-      return sparkRows == wixlibRows;
+      return sparkRows == wixlibRows && (sqlMs == null || sqlRows == sparkRows);
     }
   }
 
@@ -90,6 +96,7 @@ public final class JoinComparison {
         .config("spark.ui.enabled", "false")
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.extensions", WixlibSqlExtensions.class.getName())
         .getOrCreate();
     List<Result> results;
     try {
@@ -116,7 +123,10 @@ public final class JoinComparison {
       long t0 = System.nanoTime();
       TpchKeys t = TpchKeys.generate(spark, o.sf(), Math.max(1, Math.min(4 * parallelism, (int) Math.ceil(o.sf() * 6))));
       err.printf(Locale.ROOT, "generated and cached in %.1f s%n", (System.nanoTime() - t0) / 1e9);
-      out.println("core,spark_rows,wixlib_rows,check,spark_ms,wixlib_ms,speedup");
+      boolean sql = sqlExtension(spark);
+      err.println("sql extension: " + (sql ? "on (" + WixlibSqlExtensions.class.getName() + ")"
+          : "off (spark.sql.extensions does not name " + WixlibSqlExtensions.class.getName() + ")"));
+      out.println("core,spark_rows,wixlib_rows,check,spark_ms,wixlib_ms,speedup,sql_rows,sql_ms,sql_speedup");
       List<Result> results = new ArrayList<>();
       for (Core c : CORES) {
         Dataset<Row> build = c.build().apply(t), probe = c.probe().apply(t);
@@ -127,10 +137,22 @@ public final class JoinComparison {
         long[] wixRows = new long[1];
         double wixMs = median(o.reps(),
             () -> wixRows[0] = WixlibJoins.join(build, probe, c.buildKey(), c.probeKey(), c.type()).count());
-        Result r = new Result(c.id(), sparkRows[0], wixRows[0], sparkMs, wixMs);
+        long[] sqlRows = {-1};
+        Double sqlMs = null;
+        if (sql) {
+          err.println("join " + c.id() + ": spark's join planned on wixlib (" + WixlibSqlExtensions.Enabled() + ")");
+          spark.conf().set(WixlibSqlExtensions.Enabled(), "true");
+          try {
+            sqlMs = median(o.reps(), () -> sqlRows[0] = sparkJoin(build, probe, c).count());
+          } finally {
+            spark.conf().unset(WixlibSqlExtensions.Enabled());
+          }
+        }
+        Result r = new Result(c.id(), sparkRows[0], wixRows[0], sparkMs, wixMs, sqlRows[0], sqlMs);
         results.add(r);
-        out.printf(Locale.ROOT, "%s,%d,%d,%s,%.1f,%.1f,%.2f%n", c.id(), r.sparkRows(), r.wixlibRows(),
-            r.agree() ? "ok" : "MISMATCH", sparkMs, wixMs, sparkMs / wixMs);
+        out.printf(Locale.ROOT, "%s,%d,%d,%s,%.1f,%.1f,%.2f,%s%n", c.id(), r.sparkRows(), r.wixlibRows(),
+            r.agree() ? "ok" : "MISMATCH", sparkMs, wixMs, sparkMs / wixMs,
+            sqlMs == null ? "-,-,-" : String.format(Locale.ROOT, "%d,%.1f,%.2f", sqlRows[0], sqlMs, sparkMs / sqlMs));
       }
       return results;
     } finally {
@@ -140,6 +162,11 @@ public final class JoinComparison {
         spark.conf().set(WixlibJoins.KIND, before);
       }
     }
+  }
+
+  /** Whether the session's spark.sql.extensions name wixlib's. */
+  static boolean sqlExtension(SparkSession spark) {
+    return spark.conf().getOption("spark.sql.extensions").exists(v -> v.contains(WixlibSqlExtensions.class.getName()));
   }
 
   /** Spark's broadcast hash join of the core (the build side broadcast, as wixlib's is). */

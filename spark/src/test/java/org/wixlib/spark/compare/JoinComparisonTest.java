@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
+import org.wixlib.spark.WixlibSqlExtensions;
 
 /**
  * The comparison runner on TPC-H SF 0.01 (CPU kind): Spark's join and wixlib's give the same row counts,
@@ -23,7 +24,9 @@ class JoinComparisonTest {
   void sparkAndWixlibCountTheSameRowsAsDbgen() {
     SparkSession spark = SparkSession.builder().master("local[2]").appName("wixlib-spark-comparison-test")
         .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "4").getOrCreate();
+        .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "4")
+        // as the other test classes' session (one JVM, one session: whichever test starts it configures it)
+        .config("spark.sql.extensions", WixlibSqlExtensions.class.getName()).getOrCreate();
     ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
     List<JoinComparison.Result> results = JoinComparison.run(spark, new JoinComparison.Options(0.01, "cpu", 1, 0),
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
@@ -40,8 +43,14 @@ class JoinComparisonTest {
     assertEquals(60175, byCore.get("lineitem_orders").wixlibRows());
     assertEquals(15000, byCore.get("q4_semi").wixlibRows());
     assertEquals(500, byCore.get("q22_anti").wixlibRows());
+    assertTrue(JoinComparison.sqlExtension(spark));
+    for (JoinComparison.Result r : results) {
+      assertEquals(r.sparkRows(), r.sqlRows(), "Spark's join planned on wixlib: " + r);
+      assertTrue(r.sqlMs() > 0, r.toString());
+    }
     String csv = out.toString(StandardCharsets.UTF_8);
-    assertTrue(csv.startsWith("core,spark_rows,wixlib_rows,check,spark_ms,wixlib_ms,speedup"), csv);
+    assertTrue(csv.startsWith("core,spark_rows,wixlib_rows,check,spark_ms,wixlib_ms,speedup,sql_rows,sql_ms,sql_speedup"),
+        csv);
     assertEquals(7, csv.lines().count(), csv);
     String header = err.toString(StandardCharsets.UTF_8);
     assertTrue(header.contains("spark: 4.") && header.contains("wixlib: ") && header.contains("scale factor 0.01"), header);
