@@ -815,66 +815,102 @@ public final class HashTable implements AutoCloseable {
       }
       MemorySegment k = arena.allocate(width.bytes * n, width.bytes);
       MemorySegment v = arena.allocate(width.bytes * n, width.bytes);
-      long count = Native.retrieveAll(guard.handle(), k, v, n, Native.MEM_HOST);
-      if (count != n) {
-        throw Status.toException(Status.INTERNAL, "wx_retrieve_all returned " + count
-            + " pairs but wx_size said " + n);
-      }
+      PairChunks.check(Native.retrieveAll(guard.handle(), k, v, n, Native.MEM_HOST), n);
       return new Copy(k, v, n, slots);
     } finally {
       release();
     }
   }
 
-  /** Pairs handed from the off-heap copy to the action per step, through two reused arrays. */
+  /**
+   * A GPU table's pairs copied into device memory on its first device under the table's lock (so no
+   * other call changes the table in between); null when the device lacks the memory.
+   */
+  PairChunks.OnDevice copyPairsToDevice() {
+    acquire();
+    try {
+      long n = Native.size(guard.handle());
+      if (n == 0) {
+        return new PairChunks.OnDevice(null, null, 0);
+      }
+      DeviceBuffer k = null;
+      DeviceBuffer v = null;
+      try {
+        k = DeviceBuffer.allocate(sharding.device, width.bytes * n);
+        v = DeviceBuffer.allocate(sharding.device, width.bytes * n);
+      } catch (DeviceOutOfMemoryException e) {
+        new PairChunks.OnDevice(k, v, 0).close();
+        return null;
+      }
+      PairChunks.OnDevice d = new PairChunks.OnDevice(k, v, n);
+      try {
+        MemorySegment ks = k.acquire();
+        MemorySegment vs = v.acquire();
+        try {
+          PairChunks.check(Native.retrieveAll(guard.handle(), ks, vs, n, Native.MEM_DEVICE), n);
+        } finally {
+          v.release();
+          k.release();
+        }
+        return d;
+      } catch (RuntimeException e) {
+        d.close();
+        throw e;
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** Pairs handed to the action per step, through two reused arrays. */
   private static final int FOR_EACH_CHUNK = 1 << 12;
 
   /**
    * Runs {@code action} on every key and value of a 32-bit table, in no particular order.
    *
-   * <p>The C API has no cursor ({@code wx_retrieve_all} hands out every pair in one call), so this
-   * copies the table once into native memory (8 bytes per key, 16 on 64-bit tables; none on the Java
-   * heap) under the table's lock, releases the lock, and streams that copy to the action in chunks of
-   * 4096 pairs through two small arrays. The action sees the table as it was when forEach began:
-   * changes made meanwhile (by the action itself or by other threads) are not seen, and the action may
-   * call this table. <b>Cost:</b> one bulk native call ({@link #retrieveAll()}'s copy) plus the
-   * action's calls; the native copy is freed when forEach returns or throws.
+   * <p>The pairs are copied once under the table's lock, the lock is released, and the copy is handed
+   * to the action in steps of 4096 pairs through two small arrays. On GPU kinds the copy stays in
+   * device memory (8 bytes per key, 16 on 64-bit tables) and comes to the host 65536 pairs at a time,
+   * so the host holds one such chunk however large the table; on the CPU kind, or when the device lacks
+   * the room, the copy is made in native host memory (none of it on the Java heap). The action sees the
+   * table as it was when forEach began: changes made meanwhile (by the action itself or by other
+   * threads) are not seen, and the action may call this table. <b>Cost:</b> one bulk native call
+   * ({@code wx_retrieve_all}) plus the copies and the action's calls; the copy is freed when forEach
+   * returns or throws.
    */
   public void forEach(IntIntConsumer action) {
     Objects.requireNonNull(action, "action");
     width.require(KeyWidth.W32, "table");
     int[] k = new int[FOR_EACH_CHUNK];
     int[] v = new int[FOR_EACH_CHUNK];
-    try (Arena a = Arena.ofConfined()) {
-      Copy c = copyPairs(a, Long.MAX_VALUE, "");
-      for (long off = 0; off < c.count(); off += FOR_EACH_CHUNK) {
-        int m = (int) Math.min(FOR_EACH_CHUNK, c.count() - off);
-        MemorySegment.copy(c.keys(), JAVA_INT, 4 * off, k, 0, m);
-        MemorySegment.copy(c.values(), JAVA_INT, 4 * off, v, 0, m);
+    PairChunks.each(this, (keys, values, count) -> {
+      for (long off = 0; off < count; off += FOR_EACH_CHUNK) {
+        int m = (int) Math.min(FOR_EACH_CHUNK, count - off);
+        MemorySegment.copy(keys, JAVA_INT, 4 * off, k, 0, m);
+        MemorySegment.copy(values, JAVA_INT, 4 * off, v, 0, m);
         for (int i = 0; i < m; i++) {
           action.accept(k[i], v[i]);
         }
       }
-    }
+    });
   }
 
-  /** 64-bit table: as {@link #forEach(IntIntConsumer)} (16 bytes of native memory per key). */
+  /** 64-bit table: as {@link #forEach(IntIntConsumer)} (16 bytes of copy per key). */
   public void forEachLong(LongLongConsumer action) {
     Objects.requireNonNull(action, "action");
     width.require(KeyWidth.W64, "table");
     long[] k = new long[FOR_EACH_CHUNK];
     long[] v = new long[FOR_EACH_CHUNK];
-    try (Arena a = Arena.ofConfined()) {
-      Copy c = copyPairs(a, Long.MAX_VALUE, "");
-      for (long off = 0; off < c.count(); off += FOR_EACH_CHUNK) {
-        int m = (int) Math.min(FOR_EACH_CHUNK, c.count() - off);
-        MemorySegment.copy(c.keys(), JAVA_LONG, 8 * off, k, 0, m);
-        MemorySegment.copy(c.values(), JAVA_LONG, 8 * off, v, 0, m);
+    PairChunks.each(this, (keys, values, count) -> {
+      for (long off = 0; off < count; off += FOR_EACH_CHUNK) {
+        int m = (int) Math.min(FOR_EACH_CHUNK, count - off);
+        MemorySegment.copy(keys, JAVA_LONG, 8 * off, k, 0, m);
+        MemorySegment.copy(values, JAVA_LONG, 8 * off, v, 0, m);
         for (int i = 0; i < m; i++) {
           action.accept(k[i], v[i]);
         }
       }
-    }
+    });
   }
 
   /**
