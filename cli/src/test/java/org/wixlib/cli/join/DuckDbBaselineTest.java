@@ -1,6 +1,7 @@
 package org.wixlib.cli.join;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -60,6 +61,7 @@ class DuckDbBaselineTest {
       }
     }
     assertTrue(((Number) o.get("speedup_vs_duckdb_cpu")).doubleValue() > 0, r.out);
+    assertFalse(o.containsKey("speedup_bound_vs_duckdb_cpu"), "no link, no bound: " + r.out);
     assertTrue(((Number) o.get("speedup_vs_duckdb_java_hashmap")).doubleValue() > 0, r.out);
   }
 
