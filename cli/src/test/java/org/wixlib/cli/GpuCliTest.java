@@ -131,12 +131,12 @@ class GpuCliTest {
 
   /** The measured link among CSV's header fields, which go to stderr as key: value lines. */
   private static void assertLinkInHeader(String err) {
-    for (String f : List.of("link_h2d_gbs", "link_d2h_gbs", "link_both_gbs", "host_copy_gbs")) {
+    for (String f : List.of("link_h2d_gbs", "link_d2h_gbs", "link_both_gbs", "host_copy_gbs", "host_copy_join_gbs")) {
       String line = err.lines().filter(l -> l.startsWith(f + ": ")).findFirst().orElse(null);
       assertTrue(line != null, f + " in the header: " + err);
       assertTrue(Double.parseDouble(line.substring(f.length() + 2)) > 0, line);
     }
-    assertTrue(err.contains("\nhost_copy_threads: "), err);
+    assertTrue(err.contains("\nhost_copy_threads: ") && err.contains("\nhost_copy_join_threads: "), err);
   }
 
   @ParameterizedTest
