@@ -931,6 +931,28 @@ public final class HashTable implements AutoCloseable {
     }
   }
 
+  /**
+   * GPU tables: every pair into device buffers on one device of the table ({@link #devices()}), room for
+   * {@code min(keys.byteSize(), values.byteSize()) / (keyBits() / 8)} pairs; the pairs never leave the
+   * device. Returns the number of live keys; when that exceeds the room nothing is written and
+   * {@link InvalidArgumentException} is thrown (size the buffers from {@link #size()}).
+   */
+  public long retrieveAll(DeviceBuffer keys, DeviceBuffer values) {
+    Objects.requireNonNull(keys, "keys");
+    Objects.requireNonNull(values, "values");
+    long room = Math.min(keys.byteSize(), values.byteSize()) / width.bytes;
+    try (DeviceArgs d = new DeviceArgs(kind, sharding, "table")) {
+      MemorySegment k = d.require(keys, "keys", 0);
+      MemorySegment v = d.require(values, "values", 0);
+      acquire();
+      try {
+        return Native.retrieveAll(guard.handle(), k, v, room, Native.MEM_DEVICE);
+      } finally {
+        release();
+      }
+    }
+  }
+
   /** Writes every pair to a versioned, checksummed snapshot file, atomically ({@link Snapshot}). */
   public void save(java.nio.file.Path file) throws java.io.IOException {
     Snapshot.save(this, file);

@@ -177,6 +177,35 @@ class GpuTablesTest {
 
   @ParameterizedTest
   @EnumSource(value = TableKind.class, names = {"GLHT", "HIVE"})
+  void retrieveAllIntoDeviceBuffers(TableKind kind) {
+    int n = 20_000;
+    int[] keys = new int[n];
+    int[] values = Oracle.values(new Random(9), n);
+    for (int i = 0; i < n; i++) {
+      keys[i] = 3 * i - 7_000; // negatives included, never -1 or -2
+    }
+    try (HashTable t = gpu(kind, n); DeviceBuffer k = DeviceBuffer.allocate(0, 4L * n);
+        DeviceBuffer v = DeviceBuffer.allocate(0, 4L * n + 4); DeviceBuffer small = DeviceBuffer.allocate(0, 4L * n - 4)) {
+      t.insert(keys, values);
+      assertEquals(n, t.retrieveAll(k, v));
+      int[] gotK = new int[n];
+      int[] gotV = new int[n];
+      k.copyTo(gotK);
+      v.copyTo(gotV);
+      java.util.Map<Integer, Integer> got = new java.util.HashMap<>();
+      for (int i = 0; i < n; i++) {
+        assertEquals(null, got.put(gotK[i], gotV[i]), "key " + gotK[i] + " twice");
+      }
+      for (int i = 0; i < n; i++) {
+        assertEquals(values[i], got.get(keys[i]).intValue(), "key " + keys[i]);
+      }
+      assertThrows(InvalidArgumentException.class, () -> t.retrieveAll(small, v), "room for n - 1 pairs");
+      assertThrows(NullPointerException.class, () -> t.retrieveAll(k, null));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = TableKind.class, names = {"GLHT", "HIVE"})
   void cpuTableRejectsDeviceBuffers(TableKind kind) {
     GpuAssumptions.requireOrSkip(kind);
     try (HashTable t = HashTable.builder().build(); DeviceBuffer k = DeviceBuffer.ofInts(0, new int[] {1})) {
