@@ -1,13 +1,14 @@
 package org.wixlib.spark
 
 import scala.collection.mutable.ArrayBuffer
+import scala.jdk.CollectionConverters._
 
 import org.apache.spark.TaskContext
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Attribute, BindReferences, Expression, JoinedRow, UnsafeProjection}
 import org.apache.spark.sql.catalyst.optimizer.{BuildLeft, BuildRight, BuildSide => SparkBuildSide}
-import org.apache.spark.sql.catalyst.plans.{Inner, JoinType => PlanJoinType, LeftAnti}
+import org.apache.spark.sql.catalyst.plans.{Inner, JoinType => PlanJoinType, LeftSemi}
 import org.apache.spark.sql.catalyst.plans.physical.{BroadcastDistribution, BroadcastMode, Distribution, Partitioning, UnspecifiedDistribution}
 import org.apache.spark.sql.execution.{BinaryExecNode, SparkPlan}
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
@@ -37,11 +38,12 @@ case class WixlibBroadcastJoinExec(
 
   override def outputPartitioning: Partitioning = streamedPlan.outputPartitioning
 
-  override def requiredChildDistribution: Seq[Distribution] = {
-    val mode = WixlibBroadcastMode(BindReferences.bindReference(buildKey, buildPlan.output), joinType == Inner)
+  /** How the build side is broadcast: its rows (inner joins) or keys, the key bound to its output. */
+  private def mode = WixlibBroadcastMode(BindReferences.bindReference(buildKey, buildPlan.output), joinType == Inner)
+
+  override def requiredChildDistribution: Seq[Distribution] =
     if (buildSide == BuildLeft) BroadcastDistribution(mode) :: UnspecifiedDistribution :: Nil
     else UnspecifiedDistribution :: BroadcastDistribution(mode) :: Nil
-  }
 
   override lazy val metrics: Map[String, SQLMetric] =
     Map("numOutputRows" -> SQLMetrics.createMetric(sparkContext, "number of output rows"))
@@ -49,22 +51,22 @@ case class WixlibBroadcastJoinExec(
   override protected def doExecute(): RDD[InternalRow] = {
     val numOutputRows = longMetric("numOutputRows")
     val broadcast = buildPlan.executeBroadcast[Array[InternalRow]]()
-    val mode = WixlibBroadcastMode(BindReferences.bindReference(buildKey, buildPlan.output), joinType == Inner)
+    val broadcastMode = mode
     val kind = conf.getConfString(WixlibJoins.KIND, "auto")
     val batchRows = conf.getConfString(WixlibJoins.BATCH_ROWS, WixlibJoins.DEFAULT_BATCH_ROWS.toString).toInt
     val keyOf = streamedKey
     val streamedOutput = streamedPlan.output
     val joined = output
-    val (tpe, inner, buildsLeft) = (joinType, joinType == Inner, buildSide == BuildLeft)
+    val (tpe, inner, buildsLeft) = (SqlProbe.joinType(joinType), joinType == Inner, buildSide == BuildLeft)
     streamedPlan.execute().mapPartitions { rows =>
       val buildRows = broadcast.value
-      val side = mode.side(buildRows)
+      val side = broadcastMode.side(buildRows)
       val lease = ExecutorJoins.INSTANCE.acquire(broadcast.id, side, kind)
       Option(TaskContext.get()).foreach(_.addTaskCompletionListener[Unit](_ => lease.close()))
       val key = UnsafeProjection.create(keyOf :: Nil, streamedOutput)
       val result = if (inner) UnsafeProjection.create(joined, joined) else null
-      new SqlProbe(rows, buildRows, side, lease, key, keyOf.dataType, tpe, buildsLeft, result, math.max(1, batchRows))
-        .map { r => numOutputRows += 1; r }
+      new SqlProbe(rows.asJava, buildRows, side, lease, key, keyOf.dataType, tpe, buildsLeft, result,
+        math.max(1, batchRows)).asScala.map { r => numOutputRows += 1; r }
     }
   }
 
@@ -121,125 +123,48 @@ private object WixlibBroadcastMode {
 }
 
 /**
- * One task's probe: streamed rows are read in batches (copied: the input reuses its row objects), each
- * batch's keys go to the wixlib join in one call, and the batch's output rows are handed out before the
- * next batch is read. The lease is released when the input ends (and by the task's completion listener).
+ * One task's probe of Spark's internal rows in batches ([[BatchProbe]]): rows are copied as they are
+ * read (the input reuses its row objects), keys extracted by a projection, and an inner join's pairs
+ * projected into output rows, the left side's columns first.
  */
 private[spark] final class SqlProbe(
-    input: Iterator[InternalRow],
+    input: java.util.Iterator[InternalRow],
     buildRows: Array[InternalRow],
     side: BuildSide,
     lease: ExecutorJoins#Lease,
-    key: UnsafeProjection,
+    keyOf: UnsafeProjection,
     keyType: DataType,
-    joinType: PlanJoinType,
+    joinType: JoinType,
     buildsLeft: Boolean,
     result: UnsafeProjection,
-    batchRows: Int) extends Iterator[InternalRow] {
+    batchRows: Int) extends BatchProbe[InternalRow](input, side, lease, joinType, batchRows) {
 
-  private val join = lease.join()
-  private val rows = new Array[InternalRow](batchRows)
-  private val keys = new Array[Long](batchRows)
-  private val reserved = new Array[Boolean](batchRows)
-  private val narrow = if (join.keyBits() == 32) new Array[Int](batchRows) else null
-  private val wide = if (join.keyBits() == 64) new Array[Long](batchRows) else null
-  private val matches = new Array[Int](batchRows)
-  private val matched = new Array[Boolean](batchRows)
   private val pair = new JoinedRow()
-  private var out = new ArrayBuffer[InternalRow]()
-  private var at = 0  // the next row of out to hand out
-  private var done = false
 
-  override def hasNext: Boolean = {
-    while (at == out.length) {
-      if (done || !input.hasNext) {
-        done = true
-        lease.close()
-        return false
-      }
-      out = new ArrayBuffer[InternalRow]()
-      at = 0
-      probe(read())
-    }
-    true
-  }
+  override protected def keep(row: InternalRow): InternalRow = row.copy()
 
-  override def next(): InternalRow = {
-    if (!hasNext) throw new NoSuchElementException()
-    at += 1
-    out(at - 1)
-  }
-
-  /** Reads up to batchRows rows and stages their keys; a key no join row can have matches nothing. */
-  private def read(): Int = {
-    var n = 0
-    while (n < batchRows && input.hasNext) {
-      val r = input.next().copy()
-      val k = key(r)
-      var staged = SqlProbe.NoMatch
-      reserved(n) = false
-      if (!k.isNullAt(0)) {
-        val v = SqlProbe.longOf(k, keyType)
-        keys(n) = v
-        if (BuildSide.isReserved(v)) reserved(n) = true
-        else if (narrow == null || v == v.toInt) staged = v
-      }
-      rows(n) = r
-      stage(n, staged)
-      n += 1
-    }
-    var i = n
-    while (i < batchRows) {
-      rows(i) = null
-      stage(i, SqlProbe.NoMatch)
-      i += 1
-    }
-    n
-  }
-
-  private def stage(i: Int, k: Long): Unit = if (narrow != null) narrow(i) = k.toInt else wide(i) = k
-
-  private def probe(n: Int): Unit = {
-    if (joinType == Inner) {
-      val pairs = if (narrow != null) join.probe(narrow) else join.probe(wide)
-      val p = pairs.probeRows()
-      val b = pairs.buildRows()
-      var i = 0
-      while (i < p.length) {
-        out += merged(rows(p(i)), buildRows(b(i)))
-        i += 1
-      }
-      i = 0
-      while (i < n) {
-        if (reserved(i)) side.reservedRows(keys(i)).foreach(r => out += merged(rows(i), buildRows(r)))
-        i += 1
-      }
-    } else {
-      val count = if (narrow != null) join.semi(narrow, false, matches) else join.semi(wide, false, matches)
-      java.util.Arrays.fill(matched, 0, n, false)
-      var i = 0
-      while (i < count) {
-        matched(matches(i)) = true
-        i += 1
-      }
-      val anti = joinType == LeftAnti
-      i = 0
-      while (i < n) {
-        val m = if (reserved(i)) side.reservedRows(keys(i)).nonEmpty else matched(i)
-        if (m != anti) out += rows(i)
-        i += 1
-      }
+  override protected def key(row: InternalRow, into: Array[Long]): Boolean = {
+    val k = keyOf(row)
+    if (k.isNullAt(0)) false
+    else {
+      into(0) = SqlProbe.longOf(k, keyType)
+      true
     }
   }
 
-  /** The output row of a pair: the left side's columns, then the right side's. */
-  private def merged(streamed: InternalRow, build: InternalRow): InternalRow =
-    result(if (buildsLeft) pair(build, streamed) else pair(streamed, build)).copy()
+  override protected def merged(probe: InternalRow, buildRow: Int): InternalRow = {
+    val build = buildRows(buildRow)
+    result(if (buildsLeft) pair(build, probe) else pair(probe, build)).copy()
+  }
 }
 
 private[spark] object SqlProbe {
-  /** A staged key that matches nothing: -1 is reserved in wixlib, so no join row has it. */
-  val NoMatch: Long = -1L
+  /** The wixlib join type of a planned join type (inner, left semi or left anti). */
+  def joinType(t: PlanJoinType): JoinType = t match {
+    case Inner => JoinType.INNER
+    case LeftSemi => JoinType.LEFT_SEMI
+    case _ => JoinType.LEFT_ANTI
+  }
 
   /** The key of a one-column key row as a long (byte, short, int or long). */
   def longOf(row: InternalRow, t: DataType): Long = t match {
