@@ -355,12 +355,8 @@ class DeviceEngine final : public Engine {
       if (hashes) table_->find_hashed(b, hashes + lo);
       else table_->find(b);
       WX_CUDA(cudaEventRecord(ev_found_[i], st));
-      k_count<<<grid_for(m), kBlock, 0, st>>>(keys + lo, found + lo, multi_ ? offsets_.get() : nullptr,
-                                              multi_ ? distinct_ : rows_, m, mode, cnt + lo, faults);
-      WX_CUDA_LAUNCHED("k_count");
-      size_t bytes = 0;
-      WX_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, cnt + lo, pos + lo, m, st));
-      WX_CUDA(cub::DeviceScan::ExclusiveSum(temp_.get(bytes), bytes, cnt + lo, pos + lo, m, st));
+      launch_count(keys + lo, found + lo, m, mode, cnt + lo, faults, st);
+      launch_scan(cnt + lo, pos + lo, m, st);
       if (out_b)
         k_write_pairs<<<grid_for(m), kBlock, 0, st>>>(found + lo, nullptr, nullptr, pos + lo, cnt + lo, m, da + lo,
                                                        db + lo, uint32_t(lo));
@@ -578,14 +574,27 @@ class DeviceEngine final : public Engine {
     return keys;
   }
 
+  // k_count over n probe rows (mode as k_count) into cnt, table faults counted in *faults.
+  void launch_count(const uint32_t* keys, const uint32_t* found, uint64_t n, int mode, unsigned long long* cnt,
+                    unsigned long long* faults, cudaStream_t st) {
+    k_count<<<grid_for(n), kBlock, 0, st>>>(keys, found, multi_ ? offsets_.get() : nullptr, multi_ ? distinct_ : rows_,
+                                            n, mode, cnt, faults);
+    WX_CUDA_LAUNCHED("k_count");
+  }
+
+  // pos = exclusive scan of n counts (cub, scratch in temp_).
+  void launch_scan(const unsigned long long* cnt, unsigned long long* pos, uint64_t n, cudaStream_t st) {
+    size_t bytes = 0;
+    WX_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, cnt, pos, n, st));
+    WX_CUDA(cub::DeviceScan::ExclusiveSum(temp_.get(bytes), bytes, cnt, pos, n, st));
+  }
+
   // Launches k_count; its fault counter is faults_[0], read back by check_faults().
   unsigned long long* counts(const uint32_t* keys, uint64_t n, int mode, cudaStream_t st) {
     if (n) {
       unsigned long long* f = faults_.get(1);
       WX_CUDA(cudaMemsetAsync(f, 0, sizeof(unsigned long long), st));
-      k_count<<<grid_for(n), kBlock, 0, st>>>(keys, found_.a.get(), multi_ ? offsets_.get() : nullptr,
-                                              multi_ ? distinct_ : rows_, n, mode, cnt_.a.get(), f);
-      WX_CUDA_LAUNCHED("k_count");
+      launch_count(keys, found_.a.get(), n, mode, cnt_.a.get(), f, st);
     }
     return cnt_.a.get();
   }
@@ -601,9 +610,7 @@ class DeviceEngine final : public Engine {
   uint64_t scan(const uint32_t* keys, uint64_t n, int mode, cudaStream_t st) {
     if (n == 0) return 0;
     unsigned long long* cnt = counts(keys, n, mode, st);
-    size_t bytes = 0;
-    WX_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, cnt, pos_.a.get(), n, st));
-    WX_CUDA(cub::DeviceScan::ExclusiveSum(temp_.get(bytes), bytes, cnt, pos_.a.get(), n, st));
+    launch_scan(cnt, pos_.a.get(), n, st);
     WX_CUDA(cudaEventRecord(ev1_, st));
     unsigned long long last[3] = {0, 0, 0};
     WX_CUDA(cudaMemcpyAsync(&last[0], pos_.a.get() + n - 1, 8, cudaMemcpyDeviceToHost, st));

@@ -33,7 +33,7 @@ abstract class BatchProbe<R> implements Iterator<R> {
   private final long[] wide;
   private final int[] matches;
   private final boolean[] matched;
-  private final long[] key = new long[1];
+  private final long[] keyRead = new long[1]; // key()'s output
   private List<R> out = new ArrayList<>();
   private int next;
   private boolean done;
@@ -95,8 +95,8 @@ abstract class BatchProbe<R> implements Iterator<R> {
       rows.add(r);
       byte c = NEVER;
       long k = NO_MATCH;
-      if (key(r, key)) {
-        k = key[0];
+      if (key(r, keyRead)) {
+        k = keyRead[0];
         c = BuildSide.isReserved(k) ? RESERVED : narrow != null && k != (int) k ? NEVER : NORMAL;
       }
       keys[n] = k;

@@ -52,8 +52,12 @@ public final class PathBound {
 
   /** Nanoseconds per op the link needs: the slowest of inputs, results, and both directions at once. */
   public static double dmaNanos(Traffic t, LinkRates r) {
-    return Math.max(Math.max(t.in() / r.hostToDevice(), t.out() / r.deviceToHost()),
-        (t.in() + t.out()) / r.bothDirections());
+    return dmaNanos(t.in(), t.out(), r);
+  }
+
+  /** Nanoseconds the link needs for in bytes to the device while out bytes come back. */
+  public static double dmaNanos(double in, double out, LinkRates r) {
+    return Math.max(Math.max(in / r.hostToDevice(), out / r.deviceToHost()), (in + out) / r.bothDirections());
   }
 
   /** Nanoseconds per op the staging threads need to copy every byte in and out on the host. */

@@ -1,6 +1,7 @@
 package org.wixlib.cli.join;
 
 import org.wixlib.LinkRates;
+import org.wixlib.cli.bench.PathBound;
 
 /**
  * The bound of a GPU join core end to end: the time the bytes a build and its probe must move
@@ -35,8 +36,7 @@ final class JoinBound {
     double buildIn = 4.0 * buildRows;
     double probeIn = 4.0 * probeRows;
     double build = buildIn / r.hostToDevice();
-    double probe = Math.max(Math.max(probeIn / r.hostToDevice(), resultBytes / r.deviceToHost()),
-        (probeIn + resultBytes) / r.bothDirections());
+    double probe = PathBound.dmaNanos(probeIn, resultBytes, r);
     if (memory != JoinColumns.Memory.PINNED) {
       build = Math.max(build, buildIn / r.hostCopyJoin());
       probe = Math.max(probe, (probeIn + resultBytes) / r.hostCopyJoin());
