@@ -5,10 +5,11 @@
 // in one batch (one INSERTED per key, the winner's value stored, also through insert_or_assign; checked
 // with suite/linearizability.hpp); queued inserts into full buckets; the tidy flag; the stash filled and
 // drained without losing values (by drain_stash() and by the table's own drain), stash relief; eviction
-// stress at load factor 0.97; oracle runs at load factor 0.5 / 0.8 / 0.9 / 0.95 with churn checked per
-// element; hot keys in concurrent mixed batches on full and half-empty tables (checked per key with
-// suite/linearizability.hpp: some sequential order of the key's ops explains every outcome, found value
-// and its state after; values name their writers, which catches torn or foreign values). At 64 bits also
+// stress at load factor 0.97; slots erased to EMPTY claimed again; oracle runs at load factor 0.5 / 0.8
+// / 0.9 / 0.95 with churn checked per element; hot keys in concurrent mixed batches on full and
+// half-empty tables (checked per key with suite/linearizability.hpp: some sequential order of the
+// key's ops explains every outcome, found value and its state after; values name their writers, which
+// catches torn or foreign values). At 64 bits also
 // the key domain (keys above 2^32, keys whose low half is a 32-bit sentinel, values 0 and all ones, empty
 // batches, pre-hashed calls UNSUPPORTED) and a C API run (host arrays through the staging copies at
 // 8-byte widths, device arrays, retrieve_all both ways).
@@ -63,6 +64,46 @@ void small_case() {
   o.mixed(dops, dk, dvv);
   VALID(t);
   std::printf("small case ok: size %llu, buckets %u\n", (unsigned long long)t.size(), t.active_buckets());
+}
+
+// Slots erased to EMPTY (a pure erase batch while the stash is empty) are claimed again by the next
+// inserts, which store their own values: at 64 bits such a slot keeps its old value half, which the
+// claim's CAS meets (thread_insert, hive_thread.cuh). Then the first keys come back with new values.
+template <class K>
+void erased_slots_reclaimed() {
+  Stream st;
+  TableOf<K> t(config(1 << 13, 0.8, 0.0, WX_GROW_NEVER, 8 * sizeof(K)));  // both key sets at LF ~0.5
+  OpsT<K> o{t, st.s};
+  const uint64_t n = 2500;
+  const auto keys = keys_of<K>(2 * n, 11);
+  const std::vector<K> a(keys.begin(), keys.begin() + n), b(keys.begin() + n, keys.end());
+  std::vector<K> va(n), vb(n), va2(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    va[i] = static_cast<K>(a[i] * 3 + 1);
+    vb[i] = static_cast<K>(~b[i]);
+    va2[i] = static_cast<K>(i + 17);
+  }
+  Dev<K> da(a), db(b), dva(va), dvb(vb), dva2(va2);
+  Dev<uint8_t> out(n);
+  o.insert(da, &dva, &out);
+  for (uint8_t x : out.get()) CHECK(x == WX_OUT_INSERTED);
+  wx_stats s{};
+  t.stats(&s);
+  CHECK_MSG(s.stash_used == 0, "stash holds %llu entries: the erase would leave tombstones", ull(s.stash_used));
+  for (uint8_t x : o.erase(da)) CHECK(x == WX_OUT_ERASED);
+  CHECK(t.size() == 0);
+  o.insert(db, &dvb, &out);
+  for (uint8_t x : out.get()) CHECK(x == WX_OUT_INSERTED);
+  auto f = o.find(db);
+  for (uint64_t i = 0; i < n; ++i) CHECK_MSG(f[i] == vb[i], "key %llx: %llx != %llx", ull(b[i]), ull(f[i]), ull(vb[i]));
+  for (uint8_t x : o.contains(da)) CHECK(x == 0);
+  o.insert(da, &dva2, &out);
+  for (uint8_t x : out.get()) CHECK(x == WX_OUT_INSERTED);
+  f = o.find(da);
+  for (uint64_t i = 0; i < n; ++i) CHECK_MSG(f[i] == va2[i], "key %llx: %llx != %llx", ull(a[i]), ull(f[i]), ull(va2[i]));
+  CHECK(t.size() == 2 * n);
+  VALID(t);
+  std::printf("erased slots reclaimed ok\n");
 }
 
 // Insert, re-insert (PRESENT, values kept), insert_or_assign, finds and contains of absent keys,
@@ -844,6 +885,7 @@ int main(int argc, char** argv) {
   // "small" (or WIXLIB_SMALL=1, as the sanitizer runs set it): the small cases only.
   g_small = (argc > 1 && std::strcmp(argv[1], "small") == 0) || small_run();
   small_case<K>();
+  erased_slots_reclaimed<K>();
   stash_relief<K>();
   queued_inserts<K>();
   tidy_flag<K>();

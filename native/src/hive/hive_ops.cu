@@ -254,23 +254,35 @@ __device__ __forceinline__ void p1_one(const Tile& t, const ViewT<S>& v, const E
   }
 }
 
-// The thread path (Kv32, hive_thread.cuh) for one element, given its b0 summary: true when it decided
-// the element and wrote its outputs (or marked it pending); false leaves it to the tile
-// (p1_slow_kernel). Finds and contains of a read-only batch take thread_find, assigns thread_insert,
-// erases and mixed batches thread_step (pure inserts run p1_insert_kernel, hive_insert.cu). ovf is
-// read only when b0 missed (kOvfWithB0): every path that uses it starts from a miss in b0.
-template <Mode kMode>
-__device__ __forceinline__ bool p1_thread(const View& v, const ElemArgs& a, uint64_t i, uint32_t k, Mode op,
-                                          uint32_t val, const Place& p, bool ovf, const B0& b0,
+// Which elements take the tile path in p1_kernel: Kv64 assigns and mixed batches (their values are
+// read and rewritten while writers run: the tile path's value_fresh and CAS loops). Every other
+// element takes the thread path.
+template <class S, Mode kMode>
+constexpr bool kByTile = S::kWide && (kMode == Mode::Assign || kMode == Mode::Mixed);
+
+// The thread path (hive_thread.cuh) for one element, given its b0 summary: true when it decided the
+// element and wrote its outputs (or marked it pending); false leaves it to the tile (p1_slow_kernel).
+// Finds and contains of a read-only batch take thread_find, assigns thread_insert, Kv32 erases and
+// mixed batches thread_step, Kv64 erases thread_erase and Kv64 inserts thread_insert (pure Kv32
+// inserts run p1_insert_kernel, hive_insert.cu). ovf is read only when b0 missed (kOvfWithB0): every
+// path that uses it starts from a miss in b0.
+template <class S, Mode kMode>
+__device__ __forceinline__ bool p1_thread(const ViewT<S>& v, const ElemArgsT<S>& a, uint64_t i, typename S::Key k,
+                                          Mode op, typename S::Val val, const Place& p, bool ovf, const B0& b0,
                                           uint32_t* pending_bits, bool stash_possible, bool erase_to_empty, Tally& tl) {
-  static_assert(kMode != Mode::Insert, "pure Kv32 inserts run p1_insert_kernel");
-  uint32_t found = a.not_found;
+  static_assert(S::kWide || kMode != Mode::Insert, "pure Kv32 inserts run p1_insert_kernel");
+  static_assert(!kByTile<S, kMode>, "Kv64 assigns and mixed batches run the tile path");
+  typename S::Val found = a.not_found;
   uint8_t r;
   int tier = 0;
   if constexpr (kMode == Mode::Find || kMode == Mode::Contains)
     r = thread_find<true>(v, p, k, ovf, stash_possible, b0, &found);
+  else if constexpr (kMode == Mode::Insert)  // Kv64: relaxed claims (no value is read in this batch)
+    r = thread_insert<false>(v, p, k, val, false, ovf, b0, &tier);
   else if constexpr (kMode == Mode::Assign)  // one op kind: no divergence to spare
     r = thread_insert(v, p, k, val, true, ovf, b0, &tier);
+  else if constexpr (S::kWide)
+    r = thread_erase(v, p, k, ovf, stash_possible, erase_to_empty, b0, &tier);
   else
     r = thread_step<kMode>(v, p, k, op, val, ovf, stash_possible, erase_to_empty, b0, &found, &tier);
   if (r == kSlow) return false;
@@ -306,14 +318,19 @@ template <bool kRO>
 __device__ __forceinline__ B0 b0_of(const uint64_t* b, uint32_t k, bool /*active*/) {
   return warp_b0<kRO>(b, k);
 }
+template <bool kRO>
+__device__ __forceinline__ B0 b0_of(const Pair64* b, uint64_t k, bool /*active*/) {
+  return warp_b0<kRO>(b, k);
+}
 
 // Resident blocks asked of the compiler (a register budget): finds fit 40 registers at 6 blocks,
 // inserts / erases 48 at 5 (kWriteMinBlocks, hive_device.cuh). The mixed kernel at 5 (48 registers,
 // ~100 bytes spilled) ran [20,20,60] / [40,40,20] 13.3 / 12.0 and 12.2 / 12.7 G ops/s in two
 // interleaved rounds, against 12.8 / 11.6 and 11.0 / 11.9 at 3.
+// Kv64 finds at 5: their eight key words in flight spilled 68-82 bytes at 6 blocks (40 registers).
 constexpr int kMixedMinBlocks = 5;
-template <Mode kMode>
-constexpr int kP1MinBlocks = kMode == Mode::Find || kMode == Mode::Contains ? 6
+template <class S, Mode kMode>
+constexpr int kP1MinBlocks = kMode == Mode::Find || kMode == Mode::Contains ? (S::kWide ? 5 : 6)
                              : kMode == Mode::Mixed                         ? kMixedMinBlocks
                                                                             : kWriteMinBlocks;
 
@@ -345,11 +362,12 @@ __device__ __forceinline__ void p1_tiles(const Tile& t, const ViewT<S>& v, const
   }
 }
 
-// Phase 1: one thread per element (Kv32); the elements it leaves (an assign of a present key) get
-// their bit in slow_bits for p1_slow_kernel. Kv64: every element through the tile path here. The
-// loop is warp-uniform: every lane of a tile reaches the tile collectives together.
+// Phase 1: one thread per element; the elements it leaves (a Kv32 assign of a present key) get their
+// bit in slow_bits for p1_slow_kernel. Kv64 assigns and mixed batches: every element through the tile
+// path here (kByTile). The loop is warp-uniform: every lane of a tile (and of the warp, for warp_b0)
+// reaches the collectives together.
 template <class S, Mode kMode>
-__global__ void __launch_bounds__(kBlock, kP1MinBlocks<kMode>)
+__global__ void __launch_bounds__(kBlock, kP1MinBlocks<S, kMode>)
     p1_kernel(ViewT<S> v, ElemArgsT<S> a, uint32_t* pending_bits, uint32_t* slow_bits, bool stash_possible,
               bool erase_to_empty, Counters* c) {
   using Key = typename S::Key;
@@ -386,17 +404,17 @@ __global__ void __launch_bounds__(kBlock, kP1MinBlocks<kMode>)
         if (a.outcomes) a.outcomes[i] = op == Mode::Contains ? 0 : WX_OUT_INVALID_KEY;
       } else {
         p = place_of(k, v.geo, v.stash_mask);
-        if (S::kWide || kOvfWithB0<kMode>) ovf = ovf_test<kRO>(v.ovf, p.b0);
+        if (kByTile<S, kMode> || kOvfWithB0<kMode>) ovf = ovf_test<kRO>(v.ovf, p.b0);
         active = true;
       }
     }
-    if constexpr (S::kWide) {
+    if constexpr (kByTile<S, kMode>) {
       p1_tiles<S, kMode>(t, v, a, active, i, k, op, val, p, ovf, pending_bits, stash_possible, erase_to_empty, tl);
     } else {
       const B0 b0 = b0_of<kRO>(v.buckets[p.b0].w, k, active);  // inactive lanes: p = {0, 0, 0}
       if (!kOvfWithB0<kMode> && active && b0.hit < 0) ovf = ovf_test<kRO>(v.ovf, p.b0);
       if (active &&
-          !p1_thread<kMode>(v, a, i, k, op, val, p, ovf, b0, pending_bits, stash_possible, erase_to_empty, tl)) {
+          !p1_thread<S, kMode>(v, a, i, k, op, val, p, ovf, b0, pending_bits, stash_possible, erase_to_empty, tl)) {
         if constexpr (kMode == Mode::Assign || kMode == Mode::Mixed) atomicOr(&slow_bits[i >> 5], 1u << (i & 31));
       }
     }
