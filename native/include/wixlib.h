@@ -131,8 +131,8 @@ typedef struct wx_config {
                                 (in a sample) is combined per key (0..100, default 90; 0 = never) */
   int32_t mixed_group;       /* GLHT: rounds of 32 ops each warp orders by kind in a mixed batch
                                 (0..WX_MIXED_GROUP_MAX; 0 = chosen by batch size) */
-  uint64_t build_min;        /* GLHT 32-bit: smallest insert into an empty table that is bulk-built
-                                by sorting (default 2^24; 0 = never) */
+  uint64_t build_min;        /* GLHT: smallest insert into an empty table that is bulk-built by
+                                sorting (default 2^24; 0 = never) */
   /* Sharding (tables and joins of every kind): the table is split into `shards` parts by the high bits
      of a hash of the key that is independent of the hash each part uses inside. Every bulk call is split
      per shard, the shards run concurrently (each GPU shard on its own device and stream), and results

@@ -1,4 +1,4 @@
-// Bulk build of an empty 32-bit GLHT table (DESIGN.md "Bulk build").
+// Bulk build of an empty GLHT table (DESIGN.md "Bulk build").
 //
 // Sorted by home, the batch is laid out the way linear probing in home order would place it: one
 // prefix scan gives every element its slot (glht_place.cuh), and one warp per 32 elements places
@@ -7,7 +7,8 @@
 // home's stash bucket, where the normal insert would end too. A second copy of a key in the batch is
 // not placed (it sits in the same home's run as the first, found by looking back along the run); the
 // outcomes of such keys are settled afterwards against what the table holds. Elements it cannot
-// settle (a full stash bucket, a look-back too long) are left NONE for the normal passes.
+// settle (a full stash bucket, a look-back too long) are left NONE for the normal passes. Wide tables
+// sort batch indices with the homes (4 bytes instead of 16) and read keys and values when placing.
 #include <cub/device/device_radix_sort.cuh>
 
 #include "glht/glht_build.cuh"
@@ -19,10 +20,20 @@ namespace glht {
 namespace {
 
 constexpr int kBlock = 256;
-constexpr uint32_t kNoKey = 0xFFFFFFFFu;  // empty entry of the exception set (never a user key)
+template <class K>
+constexpr K kNoKey = ~K(0);  // empty entry of the exception set (EMPTY: never a user key)
 
-__device__ __forceinline__ uint32_t set_slot(uint32_t k, uint32_t mask) {
+template <class K>
+__device__ __forceinline__ uint32_t set_slot(K k, uint32_t mask) {
   return static_cast<uint32_t>(mix64(k)) & mask;
+}
+// Adds k to the exception set (at most half full: the probe ends).
+template <class K>
+__device__ __forceinline__ void set_add(K* skeys, K k, uint32_t mask) {
+  for (uint32_t s = set_slot(k, mask);; s = (s + 1) & mask) {
+    const K old = atomicCAS(&skeys[s], kNoKey<K>, k);
+    if (old == kNoKey<K> || old == k) break;
+  }
 }
 
 __global__ void k_build_prepare(const uint32_t* __restrict__ keys, const uint32_t* __restrict__ values,
@@ -34,40 +45,60 @@ __global__ void k_build_prepare(const uint32_t* __restrict__ keys, const uint32_
     kv[i] = make_kv(k, values ? values[i] : 0u);
   }
 }
-
-__global__ void k_build_set(const uint32_t* __restrict__ exc, uint64_t ne, uint32_t* skeys, uint32_t mask) {
-  for (uint64_t e = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < ne; e += uint64_t(gridDim.x) * blockDim.x) {
-    const uint32_t k = exc[e];
-    for (uint32_t s = set_slot(k, mask);; s = (s + 1) & mask) {  // the set is at most half full
-      const uint32_t old = atomicCAS(&skeys[s], kNoKey, k);
-      if (old == kNoKey || old == k) break;
-    }
+__global__ void k_build_prepare_wide(const unsigned long long* __restrict__ keys, unsigned long long nb,
+                                     uint32_t* __restrict__ home, uint32_t* __restrict__ idx, uint64_t n) {
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
+    const unsigned long long k = keys[i];
+    home[i] = Wide::is_user(k) ? static_cast<uint32_t>(home_of(k, nb)) : static_cast<uint32_t>(nb);  // reserved: last
+    idx[i] = static_cast<uint32_t>(i);
   }
+}
+
+// The exception set from the placement's records: keys (32-bit batches) or sorted indices (wide).
+__global__ void k_build_set(const uint32_t* __restrict__ exc, uint64_t ne, uint32_t* skeys, uint32_t mask) {
+  for (uint64_t e = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < ne; e += uint64_t(gridDim.x) * blockDim.x)
+    set_add(skeys, exc[e], mask);
+}
+__global__ void k_build_set_wide(const uint32_t* __restrict__ exc, uint64_t ne, Sorted<Wide> el,
+                                 unsigned long long* skeys, uint32_t mask) {
+  for (uint64_t e = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < ne; e += uint64_t(gridDim.x) * blockDim.x)
+    set_add(skeys, el.key(exc[e]), mask);
+}
+
+template <class Tr>
+__device__ __forceinline__ bool lookup_built(const View<Tr>& t, typename Tr::Key k, typename Tr::Val& v) {
+  if constexpr (Tr::kWide) return lookup_ro_wide(t, k, home_of(k, t.nb), v);
+  else return lookup_ro(t, k, home_of(k, t.nb), v);
 }
 
 // Outcomes in batch order. A key in the exception set is looked up in the built table: absent (every
 // copy overflowed) -> NONE for the normal passes; present -> one copy carrying the stored value is
 // INSERTED (elected by the set entry's claim word), every other copy PRESENT.
-__global__ void k_build_outcomes(View<Narrow> t, const uint32_t* __restrict__ keys,
-                                 const uint32_t* __restrict__ values, uint8_t* __restrict__ outcomes, uint64_t n,
-                                 const uint32_t* __restrict__ skeys, uint32_t* claims, uint32_t mask, bool any_exc) {
+template <class Tr>
+__global__ void k_build_outcomes(View<Tr> t, const typename Tr::Key* __restrict__ keys,
+                                 const typename Tr::Val* __restrict__ values, uint8_t* __restrict__ outcomes,
+                                 uint64_t n, const typename Tr::Key* __restrict__ skeys, uint32_t* claims,
+                                 uint32_t mask, bool any_exc) {
+  using Key = typename Tr::Key;
+  using Val = typename Tr::Val;
   unsigned pending = 0, invalid = 0;
   for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
-    const uint32_t k = keys[i];
+    const Key k = keys[i];
     uint8_t o = WX_OUT_INSERTED;
-    if (!is_user_key(k)) {
+    if (!Tr::is_user(k)) {
       o = WX_OUT_INVALID_KEY;
       ++invalid;
     } else if (any_exc) {
-      for (uint32_t s = set_slot(k, mask); skeys[s] != kNoKey; s = (s + 1) & mask) {
+      for (uint32_t s = set_slot(k, mask); skeys[s] != kNoKey<Key>; s = (s + 1) & mask) {
         if (skeys[s] != k) continue;
-        uint32_t stored = 0;
-        if (!lookup_ro(t, k, home_of(k, t.nb), stored)) {
+        Val stored = 0;
+        if (!lookup_built(t, k, stored)) {
           o = WX_OUT_NONE;
           ++pending;
         } else {
-          const uint32_t v = values ? values[i] : 0u;
-          o = v == stored && atomicCAS(&claims[s], kNoKey, 0u) == kNoKey ? WX_OUT_INSERTED : WX_OUT_PRESENT;
+          const Val v = values ? values[i] : Val(0);
+          o = v == stored && atomicCAS(&claims[s], kNoKey<uint32_t>, 0u) == kNoKey<uint32_t> ? WX_OUT_INSERTED
+                                                                                            : WX_OUT_PRESENT;
         }
         break;
       }
@@ -88,21 +119,57 @@ int home_bits(uint64_t nb) {
   return b;
 }
 
+// Entries of the exception set for ne exceptional keys: P, a power of two <= 2n, at most half full
+// (a quarter where there is room, so that a probe is one read); 0 when none; above 2n: too many to
+// track.
+uint64_t set_entries(uint64_t ne, uint64_t n) {
+  if (ne == 0) return 0;
+  uint64_t p = 1;
+  while (p < 4 * ne && p * 2 <= 2 * n) p *= 2;
+  return 2 * ne > p ? 2 * n + 1 : p;
+}
+
+// Gives the table back empty; the caller runs the normal passes over the whole batch.
+template <class Tr>
+void give_back(const View<Tr>& t, cudaStream_t st) {
+  launch_init(t, st);
+  WX_CUDA(cudaMemsetAsync(&t.c->size, 0, sizeof(unsigned long long), st));
+  WX_CUDA(cudaMemsetAsync(&t.c->stashed, 0, sizeof(unsigned long long), st));
+}
+
+// The placement's exception count (the stream waits for it).
+unsigned long long exceptions(const unsigned long long* count, cudaStream_t st) {
+  unsigned long long ne = 0;
+  WX_CUDA(cudaMemcpyAsync(&ne, count, sizeof ne, cudaMemcpyDeviceToHost, st));
+  WX_CUDA(cudaStreamSynchronize(st));
+  return ne;
+}
+
 }  // namespace
 
-bool alloc_build(BuildBuffers& b, uint64_t n, uint64_t nb) {
+bool alloc_build(BuildBuffers& b, uint64_t n, uint64_t nb, bool wide) {
   if (n == 0 || n >= (uint64_t{1} << 31) || nb >= (uint64_t{1} << 31)) return false;
   const int items = static_cast<int>(n);
   size_t sort_bytes = 0;
   cub::DoubleBuffer<uint32_t> hk(nullptr, nullptr);
-  cub::DoubleBuffer<unsigned long long> kv(nullptr, nullptr);
-  WX_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, hk, kv, items, 0, home_bits(nb + 1)));
+  if (wide) {
+    cub::DoubleBuffer<uint32_t> ix(nullptr, nullptr);
+    WX_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, hk, ix, items, 0, home_bits(nb + 1)));
+  } else {
+    cub::DoubleBuffer<unsigned long long> kv(nullptr, nullptr);
+    WX_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, hk, kv, items, 0, home_bits(nb + 1)));
+  }
   const size_t scan_bytes = placement_scan_bytes(n);
   try {
     b.home[0] = DeviceArray<uint32_t>(n);
     b.home[1] = DeviceArray<uint32_t>(n);
-    b.kv[0] = DeviceArray<unsigned long long>(n);
-    b.kv[1] = DeviceArray<unsigned long long>(n);
+    if (wide) {
+      b.idx[0] = DeviceArray<uint32_t>(n);
+      b.idx[1] = DeviceArray<uint32_t>(n);
+    } else {
+      b.kv[0] = DeviceArray<unsigned long long>(n);
+      b.kv[1] = DeviceArray<unsigned long long>(n);
+    }
     b.temp_bytes = sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
     b.temp = DeviceArray<uint8_t>(b.temp_bytes);
   } catch (const Error& e) {
@@ -130,33 +197,77 @@ bool run_build(const View<Narrow>& t, BuildBuffers& b, const uint32_t* keys, con
   const bool windowed = windowed_fill(n, t.nb);
   launch_placement_scan(hk.Current(), scan, n, windowed, b.temp.get(), b.temp_bytes, st);
   WX_CUDA(cudaMemsetAsync(&t.c->count, 0, sizeof(unsigned long long), st));
-  launch_place<Place::batch>(t, hk.Current(), kv.Current(), scan, windowed, exc, &t.c->count, n, st);
-  unsigned long long ne = 0;
-  WX_CUDA(cudaMemcpyAsync(&ne, &t.c->count, sizeof ne, cudaMemcpyDeviceToHost, st));
-  WX_CUDA(cudaStreamSynchronize(st));
+  launch_place<Narrow, Place::batch>(t, hk.Current(), Sorted<Narrow>{kv.Current()}, scan, windowed, exc, &t.c->count,
+                                     n, st);
+  const unsigned long long ne = exceptions(&t.c->count, st);
 
   // The exception set: its keys in kv's current buffer and its claim words in kv's alternate one
-  // (the scan's), both free after placing: P entries, P a power of two <= 2n, at most half full
-  // (a quarter where there is room, so that a probe is one read).
+  // (the scan's), both free after placing.
   uint32_t* skeys = reinterpret_cast<uint32_t*>(kv.Current());
   uint32_t* claims = reinterpret_cast<uint32_t*>(kv.Alternate());
-  uint64_t p = 0;
-  if (ne > 0) {
-    p = 1;
-    while (p < 4 * ne && p * 2 <= 2 * n) p *= 2;
-    if (2 * ne > p) {  // too many duplicates or overflows to track: give the table back empty
-      launch_init(t, st);
-      WX_CUDA(cudaMemsetAsync(&t.c->size, 0, sizeof(unsigned long long), st));
-      return false;
-    }
+  const uint64_t p = set_entries(ne, n);
+  if (p > 2 * n) {  // too many duplicates or overflows to track
+    give_back(t, st);
+    return false;
+  }
+  if (p > 0) {
     WX_CUDA(cudaMemsetAsync(skeys, 0xFF, p * sizeof(uint32_t), st));
     WX_CUDA(cudaMemsetAsync(claims, 0xFF, p * sizeof(uint32_t), st));
     k_build_set<<<wave_grid(k_build_set, kBlock, ne, kBlock), kBlock, 0, st>>>(exc, ne, skeys,
                                                                             static_cast<uint32_t>(p - 1));
     WX_CUDA_LAUNCHED("glht build set kernel");
   }
-  k_build_outcomes<<<wave_grid(k_build_outcomes, kBlock, n, kBlock), kBlock, 0, st>>>(
-      t, keys, values, outcomes, n, skeys, claims, static_cast<uint32_t>(p ? p - 1 : 0), ne > 0);
+  k_build_outcomes<Narrow><<<wave_grid(k_build_outcomes<Narrow>, kBlock, n, kBlock), kBlock, 0, st>>>(
+      t, keys, values, outcomes, n, skeys, claims, static_cast<uint32_t>(p ? p - 1 : 0), p > 0);
+  WX_CUDA_LAUNCHED("glht build outcomes kernel");
+  return true;
+}
+
+bool run_build(const View<Wide>& t, BuildBuffers& b, const unsigned long long* keys, const unsigned long long* values,
+               uint8_t* outcomes, uint64_t n, cudaStream_t st) {
+  const int items = static_cast<int>(n);
+  k_build_prepare_wide<<<wave_grid(k_build_prepare_wide, kBlock, n, kBlock), kBlock, 0, st>>>(
+      keys, t.nb, b.home[0].get(), b.idx[0].get(), n);
+  WX_CUDA_LAUNCHED("glht build prepare kernel");
+  cub::DoubleBuffer<uint32_t> hk(b.home[0].get(), b.home[1].get());
+  cub::DoubleBuffer<uint32_t> ix(b.idx[0].get(), b.idx[1].get());
+  size_t bytes = b.temp_bytes;
+  WX_CUDA(cub::DeviceRadixSort::SortPairs(b.temp.get(), bytes, hk, ix, items, 0, home_bits(t.nb + 1), st));
+  // Free after the sort: the alternate buffers. The scan goes to ix's, the exceptions' indices to hk's.
+  uint32_t* scan = ix.Alternate();
+  uint32_t* exc = hk.Alternate();
+  const bool windowed = windowed_fill(n, t.nb);
+  launch_placement_scan(hk.Current(), scan, n, windowed, b.temp.get(), b.temp_bytes, st);
+  WX_CUDA(cudaMemsetAsync(&t.c->count, 0, sizeof(unsigned long long), st));
+  const Sorted<Wide> el{ix.Current(), keys, values};
+  launch_place<Wide, Place::batch>(t, hk.Current(), el, scan, windowed, exc, &t.c->count, n, st);
+  const unsigned long long ne = exceptions(&t.c->count, st);
+
+  // The exception set of 8-byte keys has no free buffer of its size: allocated when needed.
+  const uint64_t p = set_entries(ne, n);
+  if (p > 0 && p <= 2 * n) {
+    try {
+      b.wide_set = DeviceArray<unsigned long long>(p);
+      b.wide_claims = DeviceArray<uint32_t>(p);
+    } catch (const Error& e) {
+      if (e.status() != WX_ERR_OUT_OF_MEMORY) throw;
+      give_back(t, st);
+      return false;
+    }
+  }
+  if (p > 2 * n) {  // too many duplicates or overflows to track
+    give_back(t, st);
+    return false;
+  }
+  if (p > 0) {
+    WX_CUDA(cudaMemsetAsync(b.wide_set.get(), 0xFF, p * sizeof(unsigned long long), st));
+    WX_CUDA(cudaMemsetAsync(b.wide_claims.get(), 0xFF, p * sizeof(uint32_t), st));
+    k_build_set_wide<<<wave_grid(k_build_set_wide, kBlock, ne, kBlock), kBlock, 0, st>>>(
+        exc, ne, el, b.wide_set.get(), static_cast<uint32_t>(p - 1));
+    WX_CUDA_LAUNCHED("glht build set kernel");
+  }
+  k_build_outcomes<Wide><<<wave_grid(k_build_outcomes<Wide>, kBlock, n, kBlock), kBlock, 0, st>>>(
+      t, keys, values, outcomes, n, b.wide_set.get(), b.wide_claims.get(), static_cast<uint32_t>(p ? p - 1 : 0), p > 0);
   WX_CUDA_LAUNCHED("glht build outcomes kernel");
   return true;
 }

@@ -48,28 +48,56 @@ __device__ __forceinline__ bool stash_claim(const View<Narrow>& t, unsigned long
     if (atomicCAS(&t.s[base + q].kv, kEmptyKv, kv) == kEmptyKv) return true;
   return false;
 }
+// Wide: the key word claims the slot, then its owner writes the value (no reader runs in a build).
+__device__ __forceinline__ bool stash_claim(const View<Wide>& t, unsigned long long h, unsigned long long k,
+                                            unsigned long long v) {
+  const unsigned long long base = stash_base(t, h);
+  for (int q = 0; q < kH; ++q)
+    if (atomicCAS(&t.s[base + q].kv, Wide::kEmpty, k) == Wide::kEmpty) {
+      t.s[base + q].val = v;
+      return true;
+    }
+  return false;
+}
+
+// What an exception writes (Place): Narrow batches their key, a table's keys their sorted index;
+// Wide batches their sorted index (their keys are 8 bytes; the index leads to the key).
+template <class Tr, Place P>
+__device__ __forceinline__ uint32_t exc_record(typename Tr::Key k, uint64_t i) {
+  if constexpr (P == Place::batch && !Tr::kWide) return k;
+  else return static_cast<uint32_t>(i);
+}
 
 // One warp per 32 consecutive sorted elements (all lanes loop together: the meta bits of a home's
 // run are OR-ed across lanes). `scan`: the inclusive window scan, or the probing scan (`windowed`).
-template <Place P>
-__global__ void k_place(View<Narrow> t, const uint32_t* __restrict__ home, const unsigned long long* __restrict__ kvs,
+// Wide elements (Sorted<Wide>) carry their batch index through the sort and read key and value here.
+template <class Tr, Place P>
+__global__ void k_place(View<Tr> t, const uint32_t* __restrict__ home, Sorted<Tr> el,
                         const uint32_t* __restrict__ scan, bool windowed, uint32_t* __restrict__ exc,
                         unsigned long long* nexc, uint64_t n) {
+  using Key = typename Tr::Key;
   const int lane = threadIdx.x & 31;
   const uint64_t nwarps = (uint64_t(gridDim.x) * blockDim.x) >> 5;
   int placed = 0, stashed = 0;
   for (uint64_t w = (uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; w * 32 < n; w += nwarps) {
     const uint64_t i = w * 32 + lane;
     unsigned long long h = ~0ull;  // past the batch: a home no element has
-    unsigned long long kv = kEmptyKv;
+    unsigned long long kv = kEmptyKv;  // Narrow: key|value; Wide: the value
+    Key k = Tr::kWide ? Key(Wide::kEmpty) : Key(kEmptyKv);
     long long d = 0;
     if (i < n) {
       h = home[i];
-      kv = kvs[i];
+      if constexpr (Tr::kWide) {
+        const uint32_t src = __ldg(el.idx + i);
+        k = __ldg(el.keys + src);
+        kv = el.values ? __ldg(el.values + src) : 0ull;
+      } else {
+        kv = el.word(i);
+      }
       d = offset_of(home, scan, windowed, i, h);
     }
-    const uint32_t k = kv_key(kv);
-    const bool user = is_user_key(k);
+    if constexpr (!Tr::kWide) k = kv_key(kv);
+    const bool user = Tr::is_user(k);
     const bool overflow = user && d >= kH;  // goes to the stash
     // Look back along the home's run for an earlier copy of k: lanes of this warp by shuffles, earlier
     // elements from memory. A placed element's run has at most d earlier elements (they occupy slots
@@ -79,7 +107,7 @@ __global__ void k_place(View<Narrow> t, const uint32_t* __restrict__ home, const
     bool looking = user && P == Place::batch;
     for (int off = 1; off < 32 && __any_sync(kFull, looking); ++off) {
       const unsigned long long ho = __shfl_up_sync(kFull, h, off);
-      const uint32_t ko = __shfl_up_sync(kFull, k, off);
+      const Key ko = __shfl_up_sync(kFull, k, off);
       if (!looking) continue;
       if (lane >= off) {
         if (ho != h) looking = false;
@@ -89,7 +117,7 @@ __global__ void k_place(View<Narrow> t, const uint32_t* __restrict__ home, const
         for (int seen = off - 1; j > 0;) {
           --j;
           if (home[j] != h) break;
-          if (kv_key(kvs[j]) == k || (overflow && ++seen >= kLookBack)) {
+          if (el.key(j) == k || (overflow && ++seen >= kLookBack)) {
             exception = true;
             break;
           }
@@ -99,8 +127,11 @@ __global__ void k_place(View<Narrow> t, const uint32_t* __restrict__ home, const
     }
     bool in_stash = false;
     if (user && (exception || overflow)) {
-      if (!exception && stash_claim(t, h, kv)) in_stash = true, ++stashed;
-      else exc[atomicAdd(nexc, 1ull)] = P == Place::batch ? k : static_cast<uint32_t>(i);  // stash bucket full
+      bool claimed = false;
+      if constexpr (Tr::kWide) claimed = !exception && stash_claim(t, h, k, kv);
+      else claimed = !exception && stash_claim(t, h, kv);
+      if (claimed) in_stash = true, ++stashed;
+      else exc[atomicAdd(nexc, 1ull)] = exc_record<Tr, P>(k, i);  // stash bucket full
     }
     // Above kWindowScanFill, trades within the warp, in home order: an element not at its home takes
     // the home slot from the element holding it (a key of an earlier home g, so an earlier lane) when
@@ -126,7 +157,12 @@ __global__ void k_place(View<Narrow> t, const uint32_t* __restrict__ home, const
     }
     unsigned long long bits = in_stash ? kStash : 0;  // this element's contribution to its home's meta word
     if (pos != kNoSlot) {
-      t.s[pos].kv = kv;
+      if constexpr (Tr::kWide) {
+        t.s[pos].kv = k;
+        t.s[pos].val = kv;
+      } else {
+        t.s[pos].kv = kv;
+      }
       bits = 1ull << (pos - h32);
       ++placed;
     }
@@ -178,17 +214,23 @@ void launch_placement_scan(const uint32_t* home, uint32_t* scan, uint64_t n, boo
   }
 }
 
-template <Place P>
-void launch_place(const View<Narrow>& t, const uint32_t* home, const unsigned long long* kv, const uint32_t* scan,
-                  bool windowed, uint32_t* exc, unsigned long long* nexc, uint64_t n, cudaStream_t st) {
-  k_place<P><<<wave_grid(k_place<P>, kBlock, n, kBlock), kBlock, 0, st>>>(t, home, kv, scan, windowed, exc, nexc, n);
+template <class Tr, Place P>
+void launch_place(const View<Tr>& t, const uint32_t* home, const Sorted<Tr>& el, const uint32_t* scan, bool windowed,
+                  uint32_t* exc, unsigned long long* nexc, uint64_t n, cudaStream_t st) {
+  k_place<Tr, P><<<wave_grid(k_place<Tr, P>, kBlock, n, kBlock), kBlock, 0, st>>>(t, home, el, scan, windowed, exc,
+                                                                                   nexc, n);
   WX_CUDA_LAUNCHED("glht place kernel");
 }
 
-template void launch_place<Place::batch>(const View<Narrow>&, const uint32_t*, const unsigned long long*,
-                                         const uint32_t*, bool, uint32_t*, unsigned long long*, uint64_t, cudaStream_t);
-template void launch_place<Place::unique>(const View<Narrow>&, const uint32_t*, const unsigned long long*,
-                                          const uint32_t*, bool, uint32_t*, unsigned long long*, uint64_t, cudaStream_t);
+template void launch_place<Narrow, Place::batch>(const View<Narrow>&, const uint32_t*, const Sorted<Narrow>&,
+                                                 const uint32_t*, bool, uint32_t*, unsigned long long*, uint64_t,
+                                                 cudaStream_t);
+template void launch_place<Narrow, Place::unique>(const View<Narrow>&, const uint32_t*, const Sorted<Narrow>&,
+                                                  const uint32_t*, bool, uint32_t*, unsigned long long*, uint64_t,
+                                                  cudaStream_t);
+template void launch_place<Wide, Place::batch>(const View<Wide>&, const uint32_t*, const Sorted<Wide>&,
+                                               const uint32_t*, bool, uint32_t*, unsigned long long*, uint64_t,
+                                               cudaStream_t);
 
 }  // namespace glht
 }  // namespace wx

@@ -94,7 +94,8 @@ uint64_t rehash_in_order(const View<Narrow>& from, const View<Narrow>& to, Rehas
   launch_placement_scan(b.home.get(), b.scan.get(), n, windowed, b.temp.get(), b.temp_bytes, st);
   uint32_t* exc = b.off.get();  // the offsets are spent after the gather; only the count is used
   WX_CUDA(cudaMemsetAsync(&to.c->count, 0, sizeof(unsigned long long), st));
-  launch_place<Place::unique>(to, b.home.get(), b.kv.get(), b.scan.get(), windowed, exc, &to.c->count, n, st);
+  launch_place<Narrow, Place::unique>(to, b.home.get(), Sorted<Narrow>{b.kv.get()}, b.scan.get(), windowed, exc,
+                                      &to.c->count, n, st);
   unsigned long long ne = 0;
   WX_CUDA(cudaMemcpyAsync(&ne, &to.c->count, sizeof ne, cudaMemcpyDeviceToHost, st));
   WX_CUDA(cudaStreamSynchronize(st));

@@ -107,10 +107,7 @@ BatchResult GlhtTableT<Tr>::run(Mode mode, const Batch& b) {
   const bool try_build = mode == Mode::insert && before.size == 0 && prepare_build(a.n, build);
   reset_call_counters(st);
   WX_CUDA(cudaEventRecord(ev0_, st));
-  bool built = false;
-  if constexpr (!Tr::kWide) {
-    if (try_build) built = run_build(view(), build, a.keys, a.values_in, a.outcomes, a.n, st);
-  }
+  const bool built = try_build && run_build(view(), build, a.keys, a.values_in, a.outcomes, a.n, st);
   if (built) ++builds_;
   else launch_batch(mode, view(), a, st);
   WX_CUDA(cudaEventRecord(ev1_, st));  // re-recorded after every later launch of this call
@@ -207,9 +204,9 @@ void GlhtTableT<Tr>::grow_before(uint64_t size, uint64_t n, cudaStream_t st) {
 
 template <class Tr>
 bool GlhtTableT<Tr>::prepare_build(uint64_t n, BuildBuffers& build) {
-  if (Tr::kWide || build_min_ == 0 || n < build_min_) return false;
+  if (build_min_ == 0 || n < build_min_) return false;
   if (static_cast<double>(n) > kBuildMaxFill * static_cast<double>(nb_)) return false;
-  return alloc_build(build, n, nb_);
+  return alloc_build(build, n, nb_, Tr::kWide);
 }
 
 template <class Tr>

@@ -265,7 +265,7 @@ public final class HashTable implements AutoCloseable {
     }
 
     /**
-     * GLHT, 32-bit keys: the smallest insert into an empty table that is bulk-built by sorting
+     * GLHT: the smallest insert into an empty table that is bulk-built by sorting
      * (default 2^24); 0 never bulk-builds. Must be {@code >= 0}.
      */
     public Builder buildMin(long keys) {
