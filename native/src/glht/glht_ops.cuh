@@ -191,7 +191,9 @@ __device__ __forceinline__ bool lookup_ro(const View<Narrow>& t, uint32_t k, uns
 // tables": every value write to a slot holding a key of h happens under h's LOCK and its unlock
 // bumps the version, or before the key is linked by a releasing unlock).
 // kValidate = false (inserts): no value is read; ABSENT/FOUND as locate<false>. kvv = k on FOUND.
-template <bool kValidate>
+// kCheckHits = false (erases): only a miss is validated; a hit needs no value, and the CAS that
+// follows expects m1, which validates it as in 32-bit tables.
+template <bool kValidate, bool kCheckHits = kValidate>
 __device__ __forceinline__ Loc locate_wide(const View<Wide>& t, unsigned long long k, unsigned long long h,
                                            unsigned long long& m1, unsigned long long& pos, unsigned long long& kvv,
                                            unsigned long long& kvh, unsigned long long& val) {
@@ -231,7 +233,7 @@ __device__ __forceinline__ Loc locate_wide(const View<Wide>& t, unsigned long lo
     }
   }
   if (found) kvv = k;
-  if (!kValidate) return found ? kFound : kAbsent;
+  if (!kValidate || (found && !kCheckHits)) return found ? kFound : kAbsent;
   if (found) val = ld_relaxed(&s[pos].val);
   fence_acq_rel();  // the key and value reads above come before the re-read of the home slot
   unsigned long long kh2, m2;
@@ -303,14 +305,15 @@ __device__ __forceinline__ int thread_find(const View<Tr>& t, typename Tr::Key k
   return kPending;
 }
 
-// Either width's coherent lookup (the value, when validated, is not needed by the callers below).
+// Either width's coherent lookup for the writers below: they need no value and their CAS expects m1,
+// so only a miss is validated (kValidate), at both widths.
 template <class Tr, bool kValidate>
 __device__ __forceinline__ Loc locate_any(const View<Tr>& t, typename Tr::Key k, unsigned long long h,
                                           unsigned long long& m1, unsigned long long& pos, unsigned long long& kvv,
                                           unsigned long long& kvh) {
   if constexpr (Tr::kWide) {
     unsigned long long val;
-    return locate_wide<kValidate>(t, k, h, m1, pos, kvv, kvh, val);
+    return locate_wide<kValidate, false>(t, k, h, m1, pos, kvv, kvh, val);
   } else {
     return locate<kValidate>(t, k, h, m1, pos, kvv, kvh);
   }
