@@ -9,10 +9,10 @@
 // tables and WX_GROW_NEVER past the room; oracle runs at LF 0.5 / 0.8 / 0.9; growth, resize, clear;
 // lookups racing displacements; concurrent mixed batches (hot and wide key ranges, grouped by op
 // kind or not) checked per key against suite/linearizability.hpp; the C API with host and device
-// arrays; out of device memory during growth; at 32 bits the bulk build (sorted inserts into an
-// empty table) and the throughput probe.
+// arrays; out of device memory during growth; the bulk build (sorted inserts into an empty table);
+// at 32 bits the throughput probe.
 // Env (suite/env.hpp): WIXLIB_SMALL=1 → small sizes (compute-sanitizer); WIXLIB_SEED=n;
-// WIXLIB_PARTS=build or core (32 bits: the bulk build, the rest); GLHT_PERF_LOG2=k → also run the
+// WIXLIB_PARTS=build or core (the bulk build, the rest); GLHT_PERF_LOG2=k → also run the
 // throughput probe with 2^k keys (kernel time from stats.last_kernel_ms); GLHT_ONLY_PERF=1 → only the
 // probe; GLHT_SKIP_OOM=1 → skip the out-of-memory test (it holds nearly all free device memory).
 #include <cuda_runtime.h>
