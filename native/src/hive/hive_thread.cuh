@@ -1,6 +1,6 @@
 // The one-thread-per-op fast path of phase 1: a thread takes one element and does what a tile would
-// do with one lane — the same WCME/WABC rules (match, claim the LOWEST EMPTY
-// slot with one CAS, erase with one exchange), so the phase-1 arguments of hive_ops.cu hold unchanged.
+// do with one lane — the same WCME/WABC rules (match, claim the LOWEST EMPTY slot with one CAS, erase
+// with one exchange), so the phase-1 arguments of hive_ops.cu hold unchanged.
 // An assign of a present key whose one CAS lost returns kSlow: the element's tile runs its CAS loop
 // (DESIGN.md "One thread per op").
 // Why: a tile per op leaves 8 lanes waiting on one bucket read; Little's law then caps a find near
