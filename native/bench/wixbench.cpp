@@ -16,6 +16,8 @@
 //   all      the three (default); dynamic and growth use --lf when it is one value, else 0.8
 // --key-bits 64: 64-bit keys and values (static only): the same keys widened by a bijection
 // of 64-bit integers, so every bit of the key varies.
+// --build-min N: GLHT inserts of at least N keys into an empty table are bulk-built (wx_config
+// build_min; 0 = never: every insert runs the lock-free protocol); the library's default otherwise.
 // Output: a table (G ops/s per row) or --csv; device, CUDA versions, kind, sizes and seed first.
 #include <algorithm>
 #include <chrono>
@@ -53,6 +55,7 @@ struct Options {
   uint64_t seed = 0;
   bool seed_given = false;
   int presort_bits = 0;
+  long long build_min = -1;  // < 0: the library's default
 };
 
 void usage() {
@@ -60,6 +63,7 @@ void usage() {
       "usage: wixbench --kind glht|hive [--bench static|dynamic|growth|all] [--lf 0.8[,0.9..]]\n"
       "                [--all-lf] [--log2n 26] [--log2ops 24] [--reps 5] [--device 0] [--seed S] [--csv]\n"
       "                [--key-bits 32|64]   (64: --bench static)\n"
+      "                [--build-min N]      (glht: bulk-build inserts of >= N keys into an empty table; 0 never)\n"
       "                [--presort-bits B]   (experiment, glht static 32-bit: batch put in table order by\n"
       "                                      the top B bits of its hash, untimed)\n");
 }
@@ -100,6 +104,10 @@ Options parse(int argc, char** argv) {
     else if (a == "--seed") { o.seed = std::strtoull(next().c_str(), nullptr, 0); o.seed_given = true; }
     else if (a == "--csv") o.csv = true;
     else if (a == "--presort-bits") o.presort_bits = std::atoi(next().c_str());
+    else if (a == "--build-min") {
+      o.build_min = std::strtoll(next().c_str(), nullptr, 0);
+      if (o.build_min < 0) die("--build-min must be >= 0");
+    }
     else if (a == "-h" || a == "--help") { usage(); std::exit(0); }
     else { usage(); die("unknown argument " + a); }
   }
@@ -109,6 +117,7 @@ Options parse(int argc, char** argv) {
   if (o.key_bits != 32 && o.key_bits != 64) die("--key-bits must be 32 or 64");
   if (o.key_bits == 64 && o.bench != "static") die("--key-bits 64 runs --bench static only");
   if (o.presort_bits < 0 || o.presort_bits > 24) die("--presort-bits must be in [0, 24]");
+  if (o.build_min >= 0 && o.kind != WX_KIND_GLHT) die("--build-min is a GLHT setting");
   if (o.presort_bits > 0 && (o.kind != WX_KIND_GLHT || o.key_bits != 32 || o.bench != "static"))
     die("--presort-bits runs --kind glht --bench static with 32-bit keys only");
   if (!o.seed_given) o.seed = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
@@ -238,6 +247,7 @@ class Table {
     c.capacity = capacity;
     c.max_load_factor = lf;
     c.key_bits = c.value_bits = o.key_bits;
+    if (o.build_min >= 0) c.build_min = static_cast<uint64_t>(o.build_min);
     ok(wx_table_create(&c, &t_), "wx_table_create");
   }
   Table(const Table&) = delete;
@@ -470,9 +480,15 @@ void print_environment(const Options& o) {
   std::printf("%swixbench %s  device %d: %s (sm_%d, %d SMs, %.1f GiB)  CUDA runtime %d.%d driver %d.%d\n", c,
               wx_version_string(), o.device, name, cc, sms, total_b / 1073741824.0, rt / 1000, (rt % 1000) / 10,
               drv / 1000, (drv % 1000) / 10);
-  std::printf("%skind=%s key_bits=%d bench=%s N=2^%d ops=2^%d reps=%d (+1 warm-up, median) seed=%llu\n", c,
+  std::printf("%skind=%s key_bits=%d bench=%s N=2^%d ops=2^%d reps=%d (+1 warm-up, median) seed=%llu", c,
               o.kind == WX_KIND_HIVE ? "hive" : "glht", o.key_bits, o.bench.c_str(), o.log2n, o.log2ops, o.reps,
               (unsigned long long)o.seed);
+  if (o.kind == WX_KIND_GLHT) {
+    wx_config d;
+    ok(wx_config_init(&d, o.kind), "wx_config_init");
+    std::printf(" build_min=%llu", (unsigned long long)(o.build_min >= 0 ? uint64_t(o.build_min) : d.build_min));
+  }
+  std::printf("\n");
   std::fflush(stdout);
 }
 
