@@ -10,6 +10,7 @@
 // settle (a full stash bucket, a look-back too long) are left NONE for the normal passes. Wide tables
 // sort batch indices with the homes (4 bytes instead of 16) and read keys and values when placing.
 #include <cub/device/device_radix_sort.cuh>
+#include <type_traits>
 
 #include "glht/glht_build.cuh"
 #include "glht/glht_kernels.cuh"
@@ -36,33 +37,30 @@ __device__ __forceinline__ void set_add(K* skeys, K k, uint32_t mask) {
   }
 }
 
-__global__ void k_build_prepare(const uint32_t* __restrict__ keys, const uint32_t* __restrict__ values,
-                                unsigned long long nb, uint32_t* __restrict__ home,
-                                unsigned long long* __restrict__ kv, uint64_t n) {
+// The sort's payload: key|value words (32-bit tables) or batch indices (wide: 4 bytes, not 16).
+template <class Tr>
+using Payload = std::conditional_t<Tr::kWide, uint32_t, unsigned long long>;
+
+template <class Tr>
+__global__ void k_build_prepare(const typename Tr::Key* __restrict__ keys, const typename Tr::Val* __restrict__ values,
+                                unsigned long long nb, uint32_t* __restrict__ home, Payload<Tr>* __restrict__ pay,
+                                uint64_t n) {
   for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
-    const uint32_t k = keys[i];
-    home[i] = is_user_key(k) ? static_cast<uint32_t>(home_of(k, nb)) : static_cast<uint32_t>(nb);  // reserved: last
-    kv[i] = make_kv(k, values ? values[i] : 0u);
-  }
-}
-__global__ void k_build_prepare_wide(const unsigned long long* __restrict__ keys, unsigned long long nb,
-                                     uint32_t* __restrict__ home, uint32_t* __restrict__ idx, uint64_t n) {
-  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
-    const unsigned long long k = keys[i];
-    home[i] = Wide::is_user(k) ? static_cast<uint32_t>(home_of(k, nb)) : static_cast<uint32_t>(nb);  // reserved: last
-    idx[i] = static_cast<uint32_t>(i);
+    const typename Tr::Key k = keys[i];
+    home[i] = Tr::is_user(k) ? static_cast<uint32_t>(home_of(k, nb)) : static_cast<uint32_t>(nb);  // reserved: last
+    if constexpr (Tr::kWide) pay[i] = static_cast<uint32_t>(i);
+    else pay[i] = make_kv(k, values ? values[i] : 0u);
   }
 }
 
 // The exception set from the placement's records: keys (32-bit batches) or sorted indices (wide).
-__global__ void k_build_set(const uint32_t* __restrict__ exc, uint64_t ne, uint32_t* skeys, uint32_t mask) {
-  for (uint64_t e = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < ne; e += uint64_t(gridDim.x) * blockDim.x)
-    set_add(skeys, exc[e], mask);
-}
-__global__ void k_build_set_wide(const uint32_t* __restrict__ exc, uint64_t ne, Sorted<Wide> el,
-                                 unsigned long long* skeys, uint32_t mask) {
-  for (uint64_t e = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < ne; e += uint64_t(gridDim.x) * blockDim.x)
-    set_add(skeys, el.key(exc[e]), mask);
+template <class Tr>
+__global__ void k_build_set(const uint32_t* __restrict__ exc, uint64_t ne, Sorted<Tr> el, typename Tr::Key* skeys,
+                            uint32_t mask) {
+  for (uint64_t e = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < ne; e += uint64_t(gridDim.x) * blockDim.x) {
+    if constexpr (Tr::kWide) set_add(skeys, el.key(exc[e]), mask);
+    else set_add(skeys, exc[e], mask);
+  }
 }
 
 template <class Tr>
@@ -119,6 +117,16 @@ int home_bits(uint64_t nb) {
   return b;
 }
 
+// CUB's temporary bytes for sorting items homes of a table of nb homes with payloads P.
+template <class P>
+size_t sort_temp_bytes(int items, uint64_t nb) {
+  size_t bytes = 0;
+  cub::DoubleBuffer<uint32_t> hk(nullptr, nullptr);
+  cub::DoubleBuffer<P> pl(nullptr, nullptr);
+  WX_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, hk, pl, items, 0, home_bits(nb + 1)));
+  return bytes;
+}
+
 // Entries of the exception set for ne exceptional keys: P, a power of two <= 2n, at most half full
 // (a quarter where there is room, so that a probe is one read); 0 when none; above 2n: too many to
 // track.
@@ -150,15 +158,7 @@ unsigned long long exceptions(const unsigned long long* count, cudaStream_t st) 
 bool alloc_build(BuildBuffers& b, uint64_t n, uint64_t nb, bool wide) {
   if (n == 0 || n >= (uint64_t{1} << 31) || nb >= (uint64_t{1} << 31)) return false;
   const int items = static_cast<int>(n);
-  size_t sort_bytes = 0;
-  cub::DoubleBuffer<uint32_t> hk(nullptr, nullptr);
-  if (wide) {
-    cub::DoubleBuffer<uint32_t> ix(nullptr, nullptr);
-    WX_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, hk, ix, items, 0, home_bits(nb + 1)));
-  } else {
-    cub::DoubleBuffer<unsigned long long> kv(nullptr, nullptr);
-    WX_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, hk, kv, items, 0, home_bits(nb + 1)));
-  }
+  const size_t sort_bytes = wide ? sort_temp_bytes<uint32_t>(items, nb) : sort_temp_bytes<unsigned long long>(items, nb);
   const size_t scan_bytes = placement_scan_bytes(n);
   try {
     b.home[0] = DeviceArray<uint32_t>(n);
@@ -180,96 +180,93 @@ bool alloc_build(BuildBuffers& b, uint64_t n, uint64_t nb, bool wide) {
   return true;
 }
 
-bool run_build(const View<Narrow>& t, BuildBuffers& b, const uint32_t* keys, const uint32_t* values,
-               uint8_t* outcomes, uint64_t n, cudaStream_t st) {
-  const int items = static_cast<int>(n);
-  // One wave of blocks each (wave_grid): the kernels stride over the batch.
-  k_build_prepare<<<wave_grid(k_build_prepare, kBlock, n, kBlock), kBlock, 0, st>>>(keys, values, t.nb,
-                                                                                    b.home[0].get(), b.kv[0].get(), n);
-  WX_CUDA_LAUNCHED("glht build prepare kernel");
-  cub::DoubleBuffer<uint32_t> hk(b.home[0].get(), b.home[1].get());
-  cub::DoubleBuffer<unsigned long long> kv(b.kv[0].get(), b.kv[1].get());
-  size_t bytes = b.temp_bytes;
-  WX_CUDA(cub::DeviceRadixSort::SortPairs(b.temp.get(), bytes, hk, kv, items, 0, home_bits(t.nb + 1), st));
-  // Free after the sort: the alternate buffers. The scan goes to kv's, the exception keys to hk's.
-  uint32_t* scan = reinterpret_cast<uint32_t*>(kv.Alternate());
-  uint32_t* exc = hk.Alternate();
-  const bool windowed = windowed_fill(n, t.nb);
-  launch_placement_scan(hk.Current(), scan, n, windowed, b.temp.get(), b.temp_bytes, st);
-  WX_CUDA(cudaMemsetAsync(&t.c->count, 0, sizeof(unsigned long long), st));
-  launch_place<Narrow, Place::batch>(t, hk.Current(), Sorted<Narrow>{kv.Current()}, scan, windowed, exc, &t.c->count,
-                                     n, st);
-  const unsigned long long ne = exceptions(&t.c->count, st);
+namespace {
 
-  // The exception set: its keys in kv's current buffer and its claim words in kv's alternate one
-  // (the scan's), both free after placing.
-  uint32_t* skeys = reinterpret_cast<uint32_t*>(kv.Current());
-  uint32_t* claims = reinterpret_cast<uint32_t*>(kv.Alternate());
-  const uint64_t p = set_entries(ne, n);
-  if (p > 2 * n) {  // too many duplicates or overflows to track
-    give_back(t, st);
-    return false;
-  }
-  if (p > 0) {
-    WX_CUDA(cudaMemsetAsync(skeys, 0xFF, p * sizeof(uint32_t), st));
-    WX_CUDA(cudaMemsetAsync(claims, 0xFF, p * sizeof(uint32_t), st));
-    k_build_set<<<wave_grid(k_build_set, kBlock, ne, kBlock), kBlock, 0, st>>>(exc, ne, skeys,
-                                                                            static_cast<uint32_t>(p - 1));
-    WX_CUDA_LAUNCHED("glht build set kernel");
-  }
-  k_build_outcomes<Narrow><<<wave_grid(k_build_outcomes<Narrow>, kBlock, n, kBlock), kBlock, 0, st>>>(
-      t, keys, values, outcomes, n, skeys, claims, static_cast<uint32_t>(p ? p - 1 : 0), p > 0);
-  WX_CUDA_LAUNCHED("glht build outcomes kernel");
-  return true;
+template <class Tr>
+Payload<Tr>* payload(BuildBuffers& b, int i) {
+  if constexpr (Tr::kWide) return b.idx[i].get();
+  else return b.kv[i].get();
 }
 
-bool run_build(const View<Wide>& t, BuildBuffers& b, const unsigned long long* keys, const unsigned long long* values,
-               uint8_t* outcomes, uint64_t n, cudaStream_t st) {
-  const int items = static_cast<int>(n);
-  k_build_prepare_wide<<<wave_grid(k_build_prepare_wide, kBlock, n, kBlock), kBlock, 0, st>>>(
-      keys, t.nb, b.home[0].get(), b.idx[0].get(), n);
-  WX_CUDA_LAUNCHED("glht build prepare kernel");
-  cub::DoubleBuffer<uint32_t> hk(b.home[0].get(), b.home[1].get());
-  cub::DoubleBuffer<uint32_t> ix(b.idx[0].get(), b.idx[1].get());
-  size_t bytes = b.temp_bytes;
-  WX_CUDA(cub::DeviceRadixSort::SortPairs(b.temp.get(), bytes, hk, ix, items, 0, home_bits(t.nb + 1), st));
-  // Free after the sort: the alternate buffers. The scan goes to ix's, the exceptions' indices to hk's.
-  uint32_t* scan = ix.Alternate();
-  uint32_t* exc = hk.Alternate();
-  const bool windowed = windowed_fill(n, t.nb);
-  launch_placement_scan(hk.Current(), scan, n, windowed, b.temp.get(), b.temp_bytes, st);
-  WX_CUDA(cudaMemsetAsync(&t.c->count, 0, sizeof(unsigned long long), st));
-  const Sorted<Wide> el{ix.Current(), keys, values};
-  launch_place<Wide, Place::batch>(t, hk.Current(), el, scan, windowed, exc, &t.c->count, n, st);
-  const unsigned long long ne = exceptions(&t.c->count, st);
-
-  // The exception set of 8-byte keys has no free buffer of its size: allocated when needed.
-  const uint64_t p = set_entries(ne, n);
-  if (p > 0 && p <= 2 * n) {
+// Where the exception set of p entries lives: 32-bit tables in the payload buffers, both free after
+// placing (keys in the current one, claim words in the alternate one, the scan's); wide tables
+// allocate it, as 8-byte keys have no free buffer of their size. False: out of memory.
+template <class Tr>
+bool exception_set(BuildBuffers& b, cub::DoubleBuffer<Payload<Tr>>& pl, uint64_t p, typename Tr::Key*& skeys,
+                   uint32_t*& claims) {
+  if constexpr (Tr::kWide) {
     try {
       b.wide_set = DeviceArray<unsigned long long>(p);
       b.wide_claims = DeviceArray<uint32_t>(p);
     } catch (const Error& e) {
       if (e.status() != WX_ERR_OUT_OF_MEMORY) throw;
-      give_back(t, st);
       return false;
     }
+    skeys = b.wide_set.get();
+    claims = b.wide_claims.get();
+  } else {
+    skeys = reinterpret_cast<uint32_t*>(pl.Current());
+    claims = reinterpret_cast<uint32_t*>(pl.Alternate());
   }
-  if (p > 2 * n) {  // too many duplicates or overflows to track
+  return true;
+}
+
+template <class Tr>
+bool build(const View<Tr>& t, BuildBuffers& b, const typename Tr::Key* keys, const typename Tr::Val* values,
+           uint8_t* outcomes, uint64_t n, cudaStream_t st) {
+  using Key = typename Tr::Key;
+  const int items = static_cast<int>(n);
+  // One wave of blocks each (wave_grid): the kernels stride over the batch.
+  k_build_prepare<Tr><<<wave_grid(k_build_prepare<Tr>, kBlock, n, kBlock), kBlock, 0, st>>>(
+      keys, values, t.nb, b.home[0].get(), payload<Tr>(b, 0), n);
+  WX_CUDA_LAUNCHED("glht build prepare kernel");
+  cub::DoubleBuffer<uint32_t> hk(b.home[0].get(), b.home[1].get());
+  cub::DoubleBuffer<Payload<Tr>> pl(payload<Tr>(b, 0), payload<Tr>(b, 1));
+  size_t bytes = b.temp_bytes;
+  WX_CUDA(cub::DeviceRadixSort::SortPairs(b.temp.get(), bytes, hk, pl, items, 0, home_bits(t.nb + 1), st));
+  // Free after the sort: the alternate buffers. The scan goes to the payload's, the exception
+  // records to the homes'.
+  uint32_t* scan = reinterpret_cast<uint32_t*>(pl.Alternate());
+  uint32_t* exc = hk.Alternate();
+  const bool windowed = windowed_fill(n, t.nb);
+  launch_placement_scan(hk.Current(), scan, n, windowed, b.temp.get(), b.temp_bytes, st);
+  WX_CUDA(cudaMemsetAsync(&t.c->count, 0, sizeof(unsigned long long), st));
+  Sorted<Tr> el;
+  if constexpr (Tr::kWide) el = Sorted<Wide>{pl.Current(), keys, values};
+  else el = Sorted<Narrow>{pl.Current()};
+  launch_place<Tr, Place::batch>(t, hk.Current(), el, scan, windowed, exc, &t.c->count, n, st);
+  const unsigned long long ne = exceptions(&t.c->count, st);
+
+  const uint64_t p = set_entries(ne, n);
+  Key* skeys = nullptr;
+  uint32_t* claims = nullptr;
+  if (p > 2 * n || (p > 0 && !exception_set<Tr>(b, pl, p, skeys, claims))) {  // too many to track, or no room
     give_back(t, st);
     return false;
   }
   if (p > 0) {
-    WX_CUDA(cudaMemsetAsync(b.wide_set.get(), 0xFF, p * sizeof(unsigned long long), st));
-    WX_CUDA(cudaMemsetAsync(b.wide_claims.get(), 0xFF, p * sizeof(uint32_t), st));
-    k_build_set_wide<<<wave_grid(k_build_set_wide, kBlock, ne, kBlock), kBlock, 0, st>>>(
-        exc, ne, el, b.wide_set.get(), static_cast<uint32_t>(p - 1));
+    WX_CUDA(cudaMemsetAsync(skeys, 0xFF, p * sizeof(Key), st));
+    WX_CUDA(cudaMemsetAsync(claims, 0xFF, p * sizeof(uint32_t), st));
+    k_build_set<Tr><<<wave_grid(k_build_set<Tr>, kBlock, ne, kBlock), kBlock, 0, st>>>(exc, ne, el, skeys,
+                                                                                    static_cast<uint32_t>(p - 1));
     WX_CUDA_LAUNCHED("glht build set kernel");
   }
-  k_build_outcomes<Wide><<<wave_grid(k_build_outcomes<Wide>, kBlock, n, kBlock), kBlock, 0, st>>>(
-      t, keys, values, outcomes, n, b.wide_set.get(), b.wide_claims.get(), static_cast<uint32_t>(p ? p - 1 : 0), p > 0);
+  k_build_outcomes<Tr><<<wave_grid(k_build_outcomes<Tr>, kBlock, n, kBlock), kBlock, 0, st>>>(
+      t, keys, values, outcomes, n, skeys, claims, static_cast<uint32_t>(p ? p - 1 : 0), p > 0);
   WX_CUDA_LAUNCHED("glht build outcomes kernel");
   return true;
+}
+
+}  // namespace
+
+bool run_build(const View<Narrow>& t, BuildBuffers& b, const uint32_t* keys, const uint32_t* values,
+               uint8_t* outcomes, uint64_t n, cudaStream_t st) {
+  return build(t, b, keys, values, outcomes, n, st);
+}
+
+bool run_build(const View<Wide>& t, BuildBuffers& b, const unsigned long long* keys, const unsigned long long* values,
+               uint8_t* outcomes, uint64_t n, cudaStream_t st) {
+  return build(t, b, keys, values, outcomes, n, st);
 }
 
 }  // namespace glht
