@@ -107,7 +107,7 @@ final class TableCalls {
       long m = Math.min(slice, n - off);
       BulkCall part = n <= slice ? call : call.slice(off, m);
       int st = call.op().seen(arrays.run(guard.handle(), part));
-      if (st == Status.OK || (callerHasOutcomes && (st == Status.FULL || st == Status.INVALID_KEY))) {
+      if (isResult(st, callerHasOutcomes)) {
         continue;
       }
       WixlibException e = Native.error(st);
@@ -147,16 +147,7 @@ final class TableCalls {
     MemorySegment v = op.values.present()
         ? Args.host(values, op.valuesName, w * n, op.values.optional(), op.values.written()) : MemorySegment.NULL;
     MemorySegment t = op.out.present() ? Args.host(out, op.outName, n, op.out.optional(), true) : MemorySegment.NULL;
-    guard.acquire();
-    try {
-      if (n == 0) {
-        return;
-      }
-      int st = op.seen(Native.bulk(guard.handle(), new BulkCall(op, o, k, v, t, n, w, notFound), Native.MEM_HOST));
-      finish(st, hasOutcomes(op, t != MemorySegment.NULL), k, n);
-    } finally {
-      guard.release();
-    }
+    once(new BulkCall(op, o, k, v, t, n, w, notFound), Native.MEM_HOST, k);
   }
 
   // ---- device buffers -------------------------------------------------------------------------
@@ -173,17 +164,24 @@ final class TableCalls {
           : op.values.optional() ? d.add(values, op.valuesName, w * n) : d.require(values, op.valuesName, w * n);
       MemorySegment t = !op.out.present() ? MemorySegment.NULL
           : op.out.optional() ? d.add(out, op.outName, n) : d.require(out, op.outName, n);
-      guard.acquire();
-      try {
-        if (n == 0) {
-          return;
-        }
-        int st = op.seen(Native.bulk(guard.handle(), new BulkCall(op, o, k, v, t, n, w, notFound),
-            Native.MEM_DEVICE));
-        finish(st, hasOutcomes(op, t != MemorySegment.NULL), null, n);
-      } finally {
-        guard.release();
+      once(new BulkCall(op, o, k, v, t, n, w, notFound), Native.MEM_DEVICE, null);
+    }
+  }
+
+  /**
+   * The whole call as one native call on memory mem, under the lock; hostKeys (null for device keys)
+   * are scanned for the first reserved key of an INVALID_KEY failure.
+   */
+  private void once(BulkCall call, int mem, MemorySegment hostKeys) {
+    guard.acquire();
+    try {
+      if (call.n() == 0) {
+        return;
       }
+      int st = call.op().seen(Native.bulk(guard.handle(), call, mem));
+      finish(st, hasOutcomes(call.op(), call.out() != MemorySegment.NULL), hostKeys, call.n());
+    } finally {
+      guard.release();
     }
   }
 
@@ -194,13 +192,18 @@ final class TableCalls {
     return op.out.optional() && outGiven;
   }
 
+  /** Whether status st is a result rather than a failure: OK, or FULL / INVALID_KEY with outcomes. */
+  private static boolean isResult(int st, boolean callerHasOutcomes) {
+    return st == Status.OK || (callerHasOutcomes && (st == Status.FULL || st == Status.INVALID_KEY));
+  }
+
   /**
    * Turns a call's status into an exception, except FULL / INVALID_KEY when the caller has outcomes.
    * The FULL count comes from the table's stats; hostKeys (null for device keys) are scanned for the
    * first reserved key. Call it right after the native call, under the lock.
    */
   private void finish(int st, boolean callerHasOutcomes, MemorySegment hostKeys, long n) {
-    if (st == Status.OK || (callerHasOutcomes && (st == Status.FULL || st == Status.INVALID_KEY))) {
+    if (isResult(st, callerHasOutcomes)) {
       return;
     }
     WixlibException error = Native.error(st);

@@ -16,7 +16,7 @@ import org.wixlib.internal.ffi.wixlib_h;
  * <p>A critical call keeps its thread from reaching a safepoint until it returns, so garbage
  * collection waits for it. The facade therefore keeps each call short: at most {@link #MAX_ELEMENTS}
  * elements on GPU tables (a few milliseconds of copies and kernels), fewer on CPU tables (see
- * HashTable.CPU_SLICE_ELEMENTS). The arrays must be host memory
+ * TableCalls.CPU_SLICE_ELEMENTS). The arrays must be host memory
  * ({@code MEM_HOST}); results are in them when the call returns.
  */
 public final class HeapCalls implements ArrayCalls {
