@@ -16,10 +16,7 @@ namespace wx::dev {
 
 namespace {
 
-constexpr uint64_t kSlotBytes = uint64_t(16) << 20;  // 0.3 ms of DMA: a pipeline step
-constexpr unsigned kSlots = 3;                        // fill one, DMA one, one spare
 constexpr uint64_t kDirectBelow = uint64_t(1) << 20;  // the driver's own staging is as fast here
-constexpr uint64_t kCopyGrain = uint64_t(1) << 20;    // bytes per copy-thread task
 
 class Slots {
  public:
@@ -40,9 +37,9 @@ class Slots {
   void upload(char* dst, const char* src, uint64_t bytes, cudaStream_t st, unsigned threads) {
     std::lock_guard<std::mutex> lock(mu_);
     use_threads(threads);
-    for (uint64_t at = 0, k = 0; at < bytes; at += kSlotBytes, ++k) {
-      const unsigned s = unsigned(k % kSlots);
-      const uint64_t len = std::min(kSlotBytes, bytes - at);
+    for (uint64_t at = 0, k = 0; at < bytes; at += kTransferSlotBytes, ++k) {
+      const unsigned s = unsigned(k % kTransferSlots);
+      const uint64_t len = std::min(kTransferSlotBytes, bytes - at);
       WX_CUDA(cudaEventSynchronize(done_[s]));  // the slot's earlier copy has left it
       copy(host_[s], src + at, len);
       WX_CUDA(cudaMemcpyAsync(dst + at, host_[s], len, cudaMemcpyHostToDevice, st));
@@ -53,20 +50,20 @@ class Slots {
   void download(char* dst, const char* src, uint64_t bytes, cudaStream_t st, unsigned threads) {
     std::lock_guard<std::mutex> lock(mu_);
     use_threads(threads);
-    const uint64_t chunks = (bytes + kSlotBytes - 1) / kSlotBytes;
-    auto len = [&](uint64_t k) { return std::min(kSlotBytes, bytes - k * kSlotBytes); };
+    const uint64_t chunks = (bytes + kTransferSlotBytes - 1) / kTransferSlotBytes;
+    auto len = [&](uint64_t k) { return std::min(kTransferSlotBytes, bytes - k * kTransferSlotBytes); };
     auto queue = [&](uint64_t k) {
-      const unsigned s = unsigned(k % kSlots);
+      const unsigned s = unsigned(k % kTransferSlots);
       WX_CUDA(cudaEventSynchronize(done_[s]));
-      WX_CUDA(cudaMemcpyAsync(host_[s], src + k * kSlotBytes, len(k), cudaMemcpyDeviceToHost, st));
+      WX_CUDA(cudaMemcpyAsync(host_[s], src + k * kTransferSlotBytes, len(k), cudaMemcpyDeviceToHost, st));
       WX_CUDA(cudaEventRecord(done_[s], st));
     };
-    for (uint64_t k = 0; k < std::min<uint64_t>(chunks, kSlots); ++k) queue(k);
+    for (uint64_t k = 0; k < std::min<uint64_t>(chunks, kTransferSlots); ++k) queue(k);
     for (uint64_t k = 0; k < chunks; ++k) {
-      const unsigned s = unsigned(k % kSlots);
+      const unsigned s = unsigned(k % kTransferSlots);
       WX_CUDA(cudaEventSynchronize(done_[s]));
-      copy(dst + k * kSlotBytes, host_[s], len(k));
-      if (k + kSlots < chunks) queue(k + kSlots);
+      copy(dst + k * kTransferSlotBytes, host_[s], len(k));
+      if (k + kTransferSlots < chunks) queue(k + kTransferSlots);
     }
   }
 
@@ -75,10 +72,10 @@ class Slots {
     if (ready_) return true;
     if (refused_) return false;
     DeviceScope scope(device_);
-    for (unsigned s = 0; s < kSlots; ++s) {
+    for (unsigned s = 0; s < kTransferSlots; ++s) {
       if (!host_[s]) {
         try {
-          host_[s] = static_cast<char*>(host_alloc(kSlotBytes));
+          host_[s] = static_cast<char*>(host_alloc(kTransferSlotBytes));
         } catch (const Error&) {
           refused_ = true;  // kept: asking the OS again on every call would cost each call its refusal
           return false;
@@ -90,13 +87,13 @@ class Slots {
     return true;
   }
 
-  void copy(char* dst, const char* src, uint64_t bytes) { cpu::parallel_copy(*pool_, {{dst, src, bytes}}, kCopyGrain); }
+  void copy(char* dst, const char* src, uint64_t bytes) { cpu::parallel_copy(*pool_, {{dst, src, bytes}}, kTransferCopyGrain); }
 
   const int device_;
   std::mutex mu_;
   bool ready_ = false, refused_ = false;
-  char* host_[kSlots] = {};
-  cudaEvent_t done_[kSlots] = {};
+  char* host_[kTransferSlots] = {};
+  cudaEvent_t done_[kTransferSlots] = {};
   std::unique_ptr<cpu::ThreadPool> pool_;
 };
 

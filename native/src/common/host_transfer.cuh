@@ -10,6 +10,12 @@
 
 namespace wx::dev {
 
+// The page-locked slots of a transfer, and the bytes per copy-thread task that fills or empties them
+// (wx_link_measure times its host copy the same way).
+constexpr uint64_t kTransferSlotBytes = uint64_t(16) << 20;  // 0.3 ms of DMA: a pipeline step
+constexpr unsigned kTransferSlots = 3;                        // fill one, DMA one, one spare
+constexpr uint64_t kTransferCopyGrain = uint64_t(1) << 20;
+
 // Copies bytes from host src to device dst, ordered on stream st, with `threads` copy threads
 // (staging_threads of wx_config threads). Returns once src may be reused; the device side may still be
 // in flight on st.

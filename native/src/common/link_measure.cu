@@ -7,6 +7,8 @@
 
 #include "common/cuda_util.cuh"
 #include "common/device.hpp"
+#include "common/host_transfer.cuh"
+#include "cpu/parallel_copy.hpp"
 #include "cpu/thread_pool.hpp"
 
 namespace wx::dev {
@@ -74,22 +76,17 @@ double both_rate(void* dev_in, const void* host_in, void* host_out, const void* 
   return best;
 }
 
-// Ordinary -> page-locked host memory with `threads` threads, as the staging copies run: the source
-// streamed in pieces of kPiece bytes, each piece spread over the threads into one of kRing reused
-// page-locked buffers (common/host_transfer.cu: 16 MiB slots, three of them).
-constexpr uint64_t kPiece = uint64_t(16) << 20;
-constexpr unsigned kRing = 3;
-
+// Ordinary -> page-locked host memory with `threads` threads, as a transfer's copies run
+// (common/host_transfer.cu): the source streamed slot by slot into a ring of reused page-locked
+// slots, each slot's copy spread over the threads.
 double host_copy_rate(const char* src, char* ring, uint64_t bytes, unsigned threads) {
   cpu::ThreadPool pool(threads);
   double best = 0;
   for (int r = 0; r < kReps; ++r) {
     const auto t0 = std::chrono::steady_clock::now();
-    for (uint64_t at = 0, k = 0; at < bytes; at += kPiece, ++k) {
-      const uint64_t len = std::min(kPiece, bytes - at);
-      char* d = ring + (k % kRing) * kPiece;
-      const uint64_t grain = std::max<uint64_t>(uint64_t(1) << 16, len / pool.size());
-      pool.parallel_for(len, grain, [&](uint64_t b, uint64_t e, unsigned) { std::memcpy(d + b, src + at + b, e - b); });
+    for (uint64_t at = 0, k = 0; at < bytes; at += kTransferSlotBytes, ++k) {
+      char* d = ring + (k % kTransferSlots) * kTransferSlotBytes;
+      cpu::parallel_copy(pool, {{d, src + at, std::min(kTransferSlotBytes, bytes - at)}}, kTransferCopyGrain);
     }
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     best = std::max(best, gbps(bytes, ms));
@@ -111,7 +108,7 @@ wx_link_rates measure_link(int device, uint64_t bytes) {
   r.both_directions = both_rate(dev_a.get(), host_a.p, host_b.p, dev_b.get(), bytes);
   std::unique_ptr<char[]> src(new char[bytes]);
   std::memset(src.get(), 1, bytes);  // touched: a fresh Java array is zeroed before a call reads it
-  PinnedBuffer ring(kRing * kPiece);
+  PinnedBuffer ring(kTransferSlots * kTransferSlotBytes);
   const unsigned table_threads = staging_threads(0), join_threads = staging_threads(0, true);
   r.host_copy = host_copy_rate(src.get(), static_cast<char*>(ring.p), bytes, table_threads);
   r.host_copy_threads = int32_t(table_threads);
