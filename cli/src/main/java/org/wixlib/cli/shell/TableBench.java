@@ -58,13 +58,13 @@ final class TableBench extends SessionCommand {
       for (int i = 0; i < n; i++) {
         hit[i] = present[r.nextInt(present.length)];
       }
-      Object k = column(width, hit);
-      row(rep, "find_present", n, () -> find(t, k));
-      row(rep, "contains_present", n, () -> contains(t, k));
+      Object k = TableColumns.column(t, hit);
+      row(rep, "find_present", n, () -> TableColumns.find(t, k, -1));
+      row(rep, "contains_present", n, () -> TableColumns.contains(t, k));
     }
     long[] random = KeySource.random(n, r.nextLong(), width).keys();
-    Object randomKeys = column(width, random);
-    row(rep, "find_random", n, () -> find(t, randomKeys));
+    Object randomKeys = TableColumns.column(t, random);
+    row(rep, "find_random", n, () -> TableColumns.find(t, randomKeys, -1));
     // Keys the table does not hold, so insert adds every one and erase removes them again.
     boolean[] in = TableColumns.contains(t, random);
     long[] fresh = new long[n];
@@ -75,15 +75,15 @@ final class TableBench extends SessionCommand {
       }
     }
     long[] newKeys = Arrays.stream(Arrays.copyOf(fresh, m)).distinct().toArray();
-    Object added = column(width, newKeys);
+    Object added = TableColumns.column(t, newKeys);
     double[] insertMs = new double[reps];
     double[] eraseMs = new double[reps];
     for (int i = 0; i < reps; i++) {
       session.checkCancelled("bench " + name);
       long t0 = System.nanoTime();
-      insert(t, added);
+      TableColumns.insert(t, added, added, null, false);  // the keys as their own values
       long t1 = System.nanoTime();
-      erase(t, added);
+      TableColumns.erase(t, added, null);
       long t2 = System.nanoTime();
       insertMs[i] = (t1 - t0) / 1e6;
       eraseMs[i] = (t2 - t1) / 1e6;
@@ -91,44 +91,6 @@ final class TableBench extends SessionCommand {
     add(rep, "insert_new", newKeys.length, insertMs);
     add(rep, "erase_new", newKeys.length, eraseMs);
     ReportWriter.write(rep, format, session.out, session.meta());
-  }
-
-  /** Keys as the table's calls take them: int[] (32-bit tables) or long[]. */
-  private static Object column(KeyBits width, long[] keys) {
-    return width == KeyBits.B64 ? keys : TableColumns.ints(keys);
-  }
-
-  private static void find(HashTable t, Object keys) {
-    if (keys instanceof long[] k) {
-      t.find(k, -1L);
-    } else {
-      t.find((int[]) keys, -1);
-    }
-  }
-
-  private static void contains(HashTable t, Object keys) {
-    if (keys instanceof long[] k) {
-      t.contains(k);
-    } else {
-      t.contains((int[]) keys);
-    }
-  }
-
-  /** Inserts the keys with themselves as values. */
-  private static void insert(HashTable t, Object keys) {
-    if (keys instanceof long[] k) {
-      t.insert(k, k);
-    } else {
-      t.insert((int[]) keys, (int[]) keys);
-    }
-  }
-
-  private static void erase(HashTable t, Object keys) {
-    if (keys instanceof long[] k) {
-      t.erase(k);
-    } else {
-      t.erase((int[]) keys);
-    }
   }
 
   private void row(Report rep, String op, int n, Runnable call) {

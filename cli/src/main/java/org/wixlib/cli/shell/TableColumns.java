@@ -3,40 +3,66 @@ package org.wixlib.cli.shell;
 import org.wixlib.HashTable;
 
 /**
- * A session table's bulk calls on columns as the shell holds them (longs), for either key width:
- * 64-bit tables take them as they are, 32-bit tables as ints.
+ * A session table's bulk calls for either key width. Columns as the shell holds them are longs;
+ * {@link #column} turns them into what the table's calls take (long[] for 64-bit tables, int[]
+ * otherwise), and the calls on such columns pick the overload of the table's width, so a caller that
+ * times calls converts its arrays once, beforehand.
  */
 final class TableColumns {
   private TableColumns() {}
 
+  /** Keys or values as the table's calls take them (null stays null). */
+  static Object column(HashTable t, long[] a) {
+    return a == null || t.keyBits() == 64 ? a : ints(a);
+  }
+
   static void insert(HashTable t, long[] keys, long[] values, byte[] outcomes, boolean assign) {
-    if (t.keyBits() == 64) {
+    insert(t, column(t, keys), column(t, values), outcomes, assign);
+  }
+
+  /** On columns of the table's width (values may be null; outcomes may be null). */
+  static void insert(HashTable t, Object keys, Object values, byte[] outcomes, boolean assign) {
+    if (keys instanceof long[] k) {
       if (assign) {
-        t.insertOrAssign(keys, values, outcomes);
+        t.insertOrAssign(k, (long[]) values, outcomes);
       } else {
-        t.insert(keys, values, outcomes);
+        t.insert(k, (long[]) values, outcomes);
       }
     } else if (assign) {
-      t.insertOrAssign(ints(keys), ints(values), outcomes);
+      t.insertOrAssign((int[]) keys, (int[]) values, outcomes);
     } else {
-      t.insert(ints(keys), ints(values), outcomes);
+      t.insert((int[]) keys, (int[]) values, outcomes);
     }
   }
 
   /** The values of keys, notFound where absent. */
   static long[] find(HashTable t, long[] keys, long notFound) {
-    return t.keyBits() == 64 ? t.find(keys, notFound) : longs(t.find(ints(keys), (int) notFound));
+    Object v = find(t, column(t, keys), notFound);
+    return v instanceof long[] l ? l : longs((int[]) v);
+  }
+
+  /** On a column of the table's width: the values as the same kind of array. */
+  static Object find(HashTable t, Object keys, long notFound) {
+    return keys instanceof long[] k ? t.find(k, notFound) : t.find((int[]) keys, (int) notFound);
   }
 
   static boolean[] contains(HashTable t, long[] keys) {
-    return t.keyBits() == 64 ? t.contains(keys) : t.contains(ints(keys));
+    return contains(t, column(t, keys));
+  }
+
+  static boolean[] contains(HashTable t, Object keys) {
+    return keys instanceof long[] k ? t.contains(k) : t.contains((int[]) keys);
   }
 
   static void erase(HashTable t, long[] keys, byte[] outcomes) {
-    if (t.keyBits() == 64) {
-      t.erase(keys, outcomes);
+    erase(t, column(t, keys), outcomes);
+  }
+
+  static void erase(HashTable t, Object keys, byte[] outcomes) {
+    if (keys instanceof long[] k) {
+      t.erase(k, outcomes);
     } else {
-      t.erase(ints(keys), outcomes);
+      t.erase((int[]) keys, outcomes);
     }
   }
 
