@@ -1,6 +1,8 @@
 package org.wixlib.cli.shell;
 
 import org.wixlib.HashTable;
+import org.wixlib.cli.KeySpace;
+import org.wixlib.cli.KeySpace64;
 
 /**
  * The key width of a shell table (32 or 64 bits): how its keys and values are read from text and
@@ -59,7 +61,7 @@ enum KeyBits {
 
   /** Whether the key (as held) is reserved. */
   boolean isReserved(long key) {
-    return this == B64 ? key == -1L || key == -2L : (int) key == -1 || (int) key == -2;
+    return this == B64 ? KeySpace64.isReserved(key) : KeySpace.isReserved((int) key);
   }
 
   /** The number as the shell prints it: signed decimal of its width. */
