@@ -23,18 +23,13 @@ constexpr unsigned kWarp = 0xFFFFFFFFu;
 
 // Lowest slot holding key k / the EMPTY word, or -1. x: slot words (Kv32, uint32_t keys) or key
 // words (Kv64, uint64_t keys). The EMPTY word of Kv32 and the EMPTY key of Kv64 are both all ones.
-__device__ __forceinline__ int slot_of_key(const uint64_t (&x)[kSlots], uint32_t k) {
+template <class K>
+__device__ __forceinline__ int slot_of_key(const uint64_t (&x)[kSlots], K k) {
+  static_assert(sizeof(K) == 4 || sizeof(K) == 8, "32- or 64-bit keys");
   int s = -1;
 #pragma unroll
   for (int q = kSlots - 1; q >= 0; --q)
-    if (key_of(x[q]) == k) s = q;
-  return s;
-}
-__device__ __forceinline__ int slot_of_key(const uint64_t (&x)[kSlots], uint64_t k) {
-  int s = -1;
-#pragma unroll
-  for (int q = kSlots - 1; q >= 0; --q)
-    if (x[q] == k) s = q;
+    if ((sizeof(K) == 4 ? key_of(x[q]) : x[q]) == k) s = q;
   return s;
 }
 __device__ __forceinline__ int lowest_empty(const uint64_t (&x)[kSlots]) {
