@@ -136,7 +136,8 @@ using TableT = wx::glht::GlhtTableT<Tr>;
 // Table tuning for one test (wx_config fields; wx_config_init's defaults otherwise).
 struct Tuning {
   int32_t mixed_group = -1;  // rounds of 32 ops per warp in mixed batches; 0 = by batch size
-  int64_t build_min = -1;    // smallest insert into an empty table that is bulk-built (32-bit)
+  int64_t build_min = -1;    // smallest insert into an empty table that is bulk-built
+  bool any_fill = false;     // wide tables build at every fill too (not only above kWideBuildMinFill)
 };
 
 template <class Tr>
@@ -153,6 +154,7 @@ std::unique_ptr<TableT<Tr>> make(uint64_t capacity, double lf, int grow, Tuning 
   if (tuning.build_min >= 0) c.build_min = static_cast<uint64_t>(tuning.build_min);
   auto* w = dynamic_cast<TableT<Tr>*>(wx::make_glht_table(c));
   CHECK(w != nullptr);
+  if (tuning.any_fill) w->build_at_any_fill();
   return std::unique_ptr<TableT<Tr>>(w);
 }
 
@@ -1172,7 +1174,20 @@ void test_bulk_build(size_t n) {
   wxsuite::Rng r(wxsuite::sub_seed(g_seed, 20));
   Tuning build_all;
   build_all.build_min = 1;
+  build_all.any_fill = true;
   auto make_b = [&](uint64_t capacity, double lf, int grow) { return make<Tr>(capacity, lf, grow, build_all); };
+  // The fill rule: 32-bit tables build at every fill, wide ones only from kWideBuildMinFill.
+  for (double lf : {0.5, 0.8, 0.9, 0.95}) {
+    Tuning rule;
+    rule.build_min = 1;
+    auto t = make<Tr>(n, lf, WX_GROW_AUTO, rule);
+    auto k = unique_keys<Tr>(r, n);
+    Oracle<K> oracle;
+    auto o = insert<Tr>(*t, k, k);
+    const uint64_t want = !Tr::kWide || lf >= wx::glht::kWideBuildMinFill;
+    CHECK_MSG(t->builds() == want, "lf %.2f: %llu builds, want %llu", lf, ull(t->builds()), ull(want));
+    expect_insert_outcomes<Tr>(*t, k, k, o, oracle, "build fill rule");
+  }
   // Unique keys at four fills, then erase everything and build again (versions are no longer 0).
   for (double lf : {0.5, 0.8, 0.9, 0.95}) {
     auto t = make_b(n, lf, WX_GROW_AUTO);

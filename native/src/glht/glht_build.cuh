@@ -16,6 +16,9 @@ namespace glht {
 // at most 25 into one stash bucket of 32 (2^26 keys, host simulation); at 0.97 buckets overflow and
 // the normal passes insert the rest one by one into nearly full windows.
 constexpr double kBuildMaxFill = 0.955;
+// 64-bit tables build only above this fill: below it the protocol's inserts keep up and its layout
+// answers finds faster (DESIGN.md, Decisions).
+constexpr double kWideBuildMinFill = 0.85;
 
 // The build's scratch: sort keys (homes) and payloads, each double-buffered, and CUB's temporary
 // storage, held only during the call. Payloads: key|value words for 32-bit tables (about 24 bytes

@@ -206,6 +206,7 @@ template <class Tr>
 bool GlhtTableT<Tr>::prepare_build(uint64_t n, BuildBuffers& build) {
   if (build_min_ == 0 || n < build_min_) return false;
   if (static_cast<double>(n) > kBuildMaxFill * static_cast<double>(nb_)) return false;
+  if (Tr::kWide && static_cast<double>(n) < wide_min_fill_ * static_cast<double>(nb_)) return false;
   return alloc_build(build, n, nb_, Tr::kWide);
 }
 

@@ -53,6 +53,7 @@ class GlhtTableT final : public Table {
   uint64_t resizes() const { return resizes_; }
   uint64_t builds() const { return builds_; }  // insert calls that ran as a bulk build
   uint64_t ordered_rehashes() const { return ordered_rehashes_; }  // rehashes laid out in home order
+  void build_at_any_fill() { wide_min_fill_ = 0.0; }  // wide tables too (kWideBuildMinFill)
 
  private:
   BatchResult run(Mode mode, const Batch& b);
@@ -98,6 +99,7 @@ class GlhtTableT final : public Table {
   // never). Default 2^24: from there the build also wins in wall time, its scratch's cudaMalloc and
   // cudaFree included (2^24 wall 2.20 against 2.24 ms, 2^22 0.91 against 0.63).
   uint64_t build_min_ = 0;
+  double wide_min_fill_ = kWideBuildMinFill;  // a wide table's smallest fill that is built
   // wx_config mixed_group: rounds of 32 elements per warp in mixed batches (Args::group; 0 = by
   // batch size, up to 8). Tests force 8 on small batches so the grouped path runs under the sanitizers.
   int mixed_group_ = 0;
