@@ -63,12 +63,6 @@ __global__ void k_build_set(const uint32_t* __restrict__ exc, uint64_t ne, Sorte
   }
 }
 
-template <class Tr>
-__device__ __forceinline__ bool lookup_built(const View<Tr>& t, typename Tr::Key k, typename Tr::Val& v) {
-  if constexpr (Tr::kWide) return lookup_ro_wide(t, k, home_of(k, t.nb), v);
-  else return lookup_ro(t, k, home_of(k, t.nb), v);
-}
-
 // Outcomes in batch order. A key in the exception set is looked up in the built table: absent (every
 // copy overflowed) -> NONE for the normal passes; present -> one copy carrying the stored value is
 // INSERTED (elected by the set entry's claim word), every other copy PRESENT.
@@ -90,7 +84,7 @@ __global__ void k_build_outcomes(View<Tr> t, const typename Tr::Key* __restrict_
       for (uint32_t s = set_slot(k, mask); skeys[s] != kNoKey<Key>; s = (s + 1) & mask) {
         if (skeys[s] != k) continue;
         Val stored = 0;
-        if (!lookup_built(t, k, stored)) {
+        if (!lookup_ro_any(t, k, Tr::home(k, t.nb), stored)) {
           o = WX_OUT_NONE;
           ++pending;
         } else {
@@ -143,14 +137,6 @@ void give_back(const View<Tr>& t, cudaStream_t st) {
   launch_init(t, st);
   WX_CUDA(cudaMemsetAsync(&t.c->size, 0, sizeof(unsigned long long), st));
   WX_CUDA(cudaMemsetAsync(&t.c->stashed, 0, sizeof(unsigned long long), st));
-}
-
-// The placement's exception count (the stream waits for it).
-unsigned long long exceptions(const unsigned long long* count, cudaStream_t st) {
-  unsigned long long ne = 0;
-  WX_CUDA(cudaMemcpyAsync(&ne, count, sizeof ne, cudaMemcpyDeviceToHost, st));
-  WX_CUDA(cudaStreamSynchronize(st));
-  return ne;
 }
 
 }  // namespace
@@ -235,7 +221,7 @@ bool build(const View<Tr>& t, BuildBuffers& b, const typename Tr::Key* keys, con
   if constexpr (Tr::kWide) el = Sorted<Wide>{pl.Current(), keys, values};
   else el = Sorted<Narrow>{pl.Current()};
   launch_place<Tr, Place::batch>(t, hk.Current(), el, scan, windowed, exc, &t.c->count, n, st);
-  const unsigned long long ne = exceptions(&t.c->count, st);
+  const unsigned long long ne = placement_exceptions(&t.c->count, st);
 
   const uint64_t p = set_entries(ne, n);
   Key* skeys = nullptr;

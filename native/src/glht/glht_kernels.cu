@@ -128,13 +128,7 @@ __device__ __forceinline__ void run_element(const View<Tr>& t, const Args<Tr>& a
     } else {
       h = Tr::home(k, t.nb);
       if constexpr (kReadOnly) {
-        bool hit;
-        if constexpr (Tr::kWide) {
-          hit = lookup_ro_wide(t, k, h, fv);
-        } else {
-          hit = lookup_ro(t, k, h, fv);
-        }
-        out = hit ? WX_OUT_FOUND : WX_OUT_NOT_FOUND;
+        out = lookup_ro_any(t, k, h, fv) ? WX_OUT_FOUND : WX_OUT_NOT_FOUND;
       } else {
         switch (op) {
           case WX_OP_INSERT: out = thread_upsert<Tr, M != Mode::mixed>(t, k, v, false, h); break;

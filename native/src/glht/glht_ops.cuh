@@ -278,6 +278,14 @@ __device__ __forceinline__ bool lookup_ro_wide(const View<Wide>& t, unsigned lon
   return false;
 }
 
+// Either width's read-only lookup (no writer runs): the value of k's slot into v.
+template <class Tr>
+__device__ __forceinline__ bool lookup_ro_any(const View<Tr>& t, typename Tr::Key k, unsigned long long h,
+                                              typename Tr::Val& v) {
+  if constexpr (Tr::kWide) return lookup_ro_wide(t, k, h, v);
+  else return lookup_ro(t, k, h, v);
+}
+
 // Coherent find for mixed batches: WX_OUT_FOUND (value in v) / WX_OUT_NOT_FOUND / kPending.
 template <class Tr>
 __device__ __forceinline__ int thread_find(const View<Tr>& t, typename Tr::Key k, unsigned long long h,

@@ -222,6 +222,13 @@ void launch_place(const View<Tr>& t, const uint32_t* home, const Sorted<Tr>& el,
   WX_CUDA_LAUNCHED("glht place kernel");
 }
 
+unsigned long long placement_exceptions(const unsigned long long* nexc, cudaStream_t st) {
+  unsigned long long ne = 0;
+  WX_CUDA(cudaMemcpyAsync(&ne, nexc, sizeof ne, cudaMemcpyDeviceToHost, st));
+  WX_CUDA(cudaStreamSynchronize(st));
+  return ne;
+}
+
 template void launch_place<Narrow, Place::batch>(const View<Narrow>&, const uint32_t*, const Sorted<Narrow>&,
                                                  const uint32_t*, bool, uint32_t*, unsigned long long*, uint64_t,
                                                  cudaStream_t);

@@ -68,5 +68,8 @@ template <class Tr, Place P>
 void launch_place(const View<Tr>& t, const uint32_t* home, const Sorted<Tr>& el, const uint32_t* scan, bool windowed,
                   uint32_t* exc, unsigned long long* nexc, uint64_t n, cudaStream_t st);
 
+// The exception count a placement wrote to nexc (waits for the stream).
+unsigned long long placement_exceptions(const unsigned long long* nexc, cudaStream_t st);
+
 }  // namespace glht
 }  // namespace wx

@@ -96,10 +96,7 @@ uint64_t rehash_in_order(const View<Narrow>& from, const View<Narrow>& to, Rehas
   WX_CUDA(cudaMemsetAsync(&to.c->count, 0, sizeof(unsigned long long), st));
   launch_place<Narrow, Place::unique>(to, b.home.get(), Sorted<Narrow>{b.kv.get()}, b.scan.get(), windowed, exc,
                                       &to.c->count, n, st);
-  unsigned long long ne = 0;
-  WX_CUDA(cudaMemcpyAsync(&ne, &to.c->count, sizeof ne, cudaMemcpyDeviceToHost, st));
-  WX_CUDA(cudaStreamSynchronize(st));
-  return ne;
+  return placement_exceptions(&to.c->count, st);
 }
 
 }  // namespace glht
