@@ -23,10 +23,11 @@ cp "$(ls spark/target/wixlib-spark-*.jar | grep -v -e sources -e javadoc | head 
 # The JVM options of Spark's launcher on modern JDKs plus native access for wixlib (spark/pom.xml).
 sed -n '/<spark.jvm.options>/,/<\/spark.jvm.options>/p' spark/pom.xml | sed 's/<[^>]*>//g' | tr -s ' \n' ' ' >"$pack/jvm.options"
 
-# The jars the runner loads classes from: one run on the CPU kind with class loading logged.
+# The jars the runner loads classes from: one run on the CPU kind with class loading logged, at SF 1
+# (smaller scale factors broadcast every side and never shuffle, so shuffle classes would be missed).
 "$JAVA_HOME/bin/java" $(cat "$pack/jvm.options") -Xlog:class+load=info:file="$work/classes.log" \
   -Dwixlib.library.path="$PWD/build/native-nocuda/libwixlib.so" -cp "$work/all/*" \
-  org.wixlib.spark.compare.JoinComparison --sf 0.01 --kind cpu --reps 1 >"$work/run.csv" 2>"$work/run.err" ||
+  org.wixlib.spark.compare.JoinComparison --sf 1 --kind cpu --reps 1 >"$work/run.csv" 2>"$work/run.err" ||
   { tail -20 "$work/run.err" >&2; echo "spark-carry: the runner failed here" >&2; exit 1; }
 grep -o 'source: file:[^ ]*\.jar' "$work/classes.log" | sed 's/source: file://' | sort -u | xargs -I{} cp {} "$pack/lib/"
 echo "spark-carry: $(ls "$pack/lib" | wc -l) of $(ls "$work/all" | wc -l) jars loaded, $(du -sm "$pack/lib" | cut -f1) MB" >&2
