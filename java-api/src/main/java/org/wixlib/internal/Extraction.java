@@ -12,7 +12,7 @@ import java.util.HexFormat;
 import org.wixlib.NativeLibraryException;
 
 /**
- * Puts the library packed in the jar into a private directory ({@link PrivateDirectory}) under a
+ * Puts the library packed in a jar into a private directory ({@link PrivateDirectory}) under a
  * name made of its content hash, so JVMs of one user share one file and different builds never
  * collide. A new file is written to a unique temporary name and renamed atomically (concurrent JVMs
  * never see a partial file); the file is hashed again right before it is loaded.
@@ -50,7 +50,7 @@ final class Extraction {
   static void verify(Path file, String hash) {
     try {
       if (!hasContent(file, hash)) {
-        throw new NativeLibraryException("wixlib: " + file + " does not hold the library packed in the jar"
+        throw new NativeLibraryException("wixlib: " + file + " does not hold the library packed in a jar"
             + " (changed after it was written); not loading it");
       }
     } catch (IOException e) {

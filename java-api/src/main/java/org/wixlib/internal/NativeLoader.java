@@ -20,7 +20,8 @@ import org.wixlib.NativeLibraryException;
  * was made with; gives the generated bindings their symbols ({@link #symbols()}).
  *
  * <p>Order: (1) the system property {@code wixlib.library.path} (a file); (2) the library packed in
- * the jar at {@code /native/<platform>/libwixlib.so}, extracted into a directory of this user
+ * a natives jar ({@link PackedLibrary}: {@code native/<platform>/libwixlib.so}, else
+ * {@code native/<platform>-cpu/libwixlib.so}), extracted into a directory of this user
  * ({@link PrivateDirectory}: {@code -Dwixlib.native.workdir}, {@code $XDG_CACHE_HOME/wixlib},
  * {@code ~/.cache/wixlib} or {@code ${java.io.tmpdir}/wixlib-<uid>}, mode 700, owner checked) as
  * {@code libwixlib-<content hash>.so} (temporary file, atomic rename; hashed again right before it is
@@ -172,18 +173,17 @@ public final class NativeLoader {
       Path p = Path.of(override.trim());
       return new Opened(loadFile(p, "system property " + PATH_PROPERTY), p.toAbsolutePath().toString());
     }
-    String resource = "/native/" + platform() + "/" + LIBRARY_FILE;
-    byte[] packed = readResource(resource);
+    PackedLibrary.Found packed = PackedLibrary.find(platform());
     if (packed != null) {
-      Path file = Extraction.extract(packed, PrivateDirectory.forThisUser());
-      Extraction.verify(file, Extraction.sha256(packed));
-      return new Opened(loadFile(file, "library packed in the jar (" + resource + ")"), file.toString());
+      Path file = Extraction.extract(packed.bytes(), PrivateDirectory.forThisUser());
+      Extraction.verify(file, Extraction.sha256(packed.bytes()));
+      return new Opened(loadFile(file, "library packed in a jar (" + packed.origin() + ")"), file.toString());
     }
-    return openFromSystem(resource);
+    return openFromSystem();
   }
 
   /** Step 3: a java.library.path directory, else the dynamic linker's search by name. */
-  private static Opened openFromSystem(String resource) {
+  private static Opened openFromSystem() {
     String name = System.mapLibraryName("wixlib");
     String libraryPath = System.getProperty("java.library.path", "");
     for (String dir : libraryPath.split(File.pathSeparator)) {
@@ -198,10 +198,12 @@ public final class NativeLoader {
     } catch (IllegalArgumentException e) {
       String why = DynamicLinker.openError(name);
       throw new NativeLibraryException("wixlib: no native library found: " + PATH_PROPERTY
-          + " is not set, the jar has no " + resource + ", no directory of java.library.path (" + libraryPath
-          + ") holds " + name + ", and the dynamic linker cannot open it (" + (why != null ? why : e.getMessage())
-          + "; LD_LIBRARY_PATH=" + System.getenv("LD_LIBRARY_PATH") + "). Build it with 'mvn install' or"
-          + " point -D" + PATH_PROPERTY + " at libwixlib.so.", e);
+          + " is not set, no jar holds " + String.join(" or ", PackedLibrary.resources(platform()))
+          + ", no directory of java.library.path (" + libraryPath + ") holds " + name
+          + ", and the dynamic linker cannot open it (" + (why != null ? why : e.getMessage())
+          + "; LD_LIBRARY_PATH=" + System.getenv("LD_LIBRARY_PATH") + "). Add the natives jar beside the API"
+          + " jar: org.wixlib:wixlib-java-api:" + javaApiVersion() + ":" + platform() + " (GPU and CPU kinds) or :"
+          + platform() + "-cpu (CPU kind only), or point -D" + PATH_PROPERTY + " at libwixlib.so.", e);
     }
     String file = lookup.find("wx_version").map(DynamicLinker::fileOf).orElse(null);
     return new Opened(lookup, file != null ? file : LINKER_SEARCH + " (" + name + ")");
@@ -239,14 +241,6 @@ public final class NativeLoader {
           ? " (is its directory on a noexec mount? set -D" + WORKDIR_PROPERTY + " to another directory)" : "";
       throw new NativeLibraryException("wixlib: cannot load native library " + abs + " (from " + origin
           + "): " + message + hint, e);
-    }
-  }
-
-  private static byte[] readResource(String resource) {
-    try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
-      return in == null ? null : in.readAllBytes();
-    } catch (IOException e) {
-      throw new NativeLibraryException("wixlib: cannot read " + resource + " from the jar: " + e.getMessage(), e);
     }
   }
 

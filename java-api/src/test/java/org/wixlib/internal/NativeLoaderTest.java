@@ -110,49 +110,21 @@ class NativeLoaderTest {
 
   // ---- fresh JVMs: the real load path, with and without the override property --------------
 
-  private static ProcessResult probe(String... props) throws Exception {
+  private static FreshJvm.Result probe(String... props) throws Exception {
     List<String> options = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED"));
     options.addAll(List.of(props));
     return probeWith(options);
   }
 
   /** LoaderProbe in a fresh JVM on the class path, with exactly these JVM options. */
-  private static ProcessResult probeWith(List<String> options) throws Exception {
-    return probeWith(options, codeSource(NativeLoader.class), Map.of());
-  }
-
-  /** LoaderProbe with the API classes from {@code api} and these environment variables added. */
-  private static ProcessResult probeWith(List<String> options, String api, Map<String, String> env)
-      throws Exception {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(options);
-    // The class path of the probe and the API itself (java.class.path is only the launcher's jar
-    // under the JUnit console launcher).
-    cmd.add("-cp");
-    cmd.add(codeSource(LoaderProbe.class) + java.io.File.pathSeparator + api);
-    cmd.add(LoaderProbe.class.getName());
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    // Options meant for this JVM (e.g. -Dwixlib.library.path in JDK_JAVA_OPTIONS) must not leak in.
-    pb.environment().remove("JDK_JAVA_OPTIONS");
-    pb.environment().remove("JAVA_TOOL_OPTIONS");
-    pb.environment().remove("LD_LIBRARY_PATH");
-    pb.environment().putAll(env);
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    return new ProcessResult(p.waitFor(), out);
-  }
-
-  private record ProcessResult(int code, String output) {}
-
-  private static String codeSource(Class<?> c) throws Exception {
-    return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+  private static FreshJvm.Result probeWith(List<String> options) throws Exception {
+    return FreshJvm.probe(options, FreshJvm.codeSource(NativeLoader.class), Map.of());
   }
 
   @Test
   void freshJvmExtractsThePackedLibraryOnceAndFindsItsSymbols(@TempDir Path tmp) throws Exception {
     Path dir = tmp.resolve("cache/wixlib");  // missing: the loader creates it, mode 700
-    ProcessResult r = probe("-Dwixlib.native.workdir=" + dir);
+    FreshJvm.Result r = probe("-Dwixlib.native.workdir=" + dir);
     assertEquals(0, r.code(), r.output());
     assertTrue(r.output().contains("version=" + NativeLoader.jarBuildId() + " found=8"), r.output());
     assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
@@ -166,7 +138,7 @@ class NativeLoaderTest {
     assertTrue(r.output().contains("from=" + so + " again=" + so), "the second load is a no-op: " + r.output());
     // A second JVM of the same user reuses the file.
     FileTime written = Files.getLastModifiedTime(so);
-    ProcessResult again = probe("-Dwixlib.native.workdir=" + dir);
+    FreshJvm.Result again = probe("-Dwixlib.native.workdir=" + dir);
     assertEquals(0, again.code(), again.output());
     assertEquals(written, Files.getLastModifiedTime(so));
     try (Stream<Path> s = Files.list(dir)) {
@@ -178,7 +150,7 @@ class NativeLoaderTest {
   void freshJvmRefusesAWorkDirOthersCanWrite(@TempDir Path tmp) throws Exception {
     Path dir = Files.createDirectory(tmp.resolve("shared"));
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
-    ProcessResult r = probe("-Dwixlib.native.workdir=" + dir);
+    FreshJvm.Result r = probe("-Dwixlib.native.workdir=" + dir);
     assertEquals(2, r.code(), r.output());
     assertTrue(r.output().contains("error=org.wixlib.NativeLibraryException"), r.output());
     assertTrue(r.output().contains(dir.toString()) && r.output().contains("writable by other users"), r.output());
@@ -196,7 +168,7 @@ class NativeLoaderTest {
     assertTrue(at >= 0, "the build id is in the library");
     System.arraycopy(other.getBytes(StandardCharsets.US_ASCII), 0, lib, at, from.length);
     Path so = Files.write(dir.resolve("libwixlib.so"), lib);
-    ProcessResult r = probe("-Dwixlib.library.path=" + so);
+    FreshJvm.Result r = probe("-Dwixlib.library.path=" + so);
     assertEquals(2, r.code(), r.output());
     assertTrue(r.output().contains("error=org.wixlib.NativeLibraryException"), r.output());
     assertTrue(r.output().contains(so.toString()) && r.output().contains(other) && r.output().contains(id),
@@ -207,7 +179,7 @@ class NativeLoaderTest {
   @Test
   void freshJvmWithNativeAccessDeniedNamesTheFlag(@TempDir Path dir) throws Exception {
     assumeTrue(Runtime.version().feature() >= 24, "--illegal-native-access exists from Java 24 on");
-    ProcessResult r = probeWith(List.of("--illegal-native-access=deny", "-Dwixlib.native.workdir=" + dir));
+    FreshJvm.Result r = probeWith(List.of("--illegal-native-access=deny", "-Dwixlib.native.workdir=" + dir));
     // The first class to touch the bindings fails to initialize, with this as its cause.
     assertNotEquals(0, r.code(), r.output());
     assertTrue(r.output().contains("org.wixlib.NativeLibraryException: wixlib: native access is denied to the"
@@ -230,7 +202,7 @@ class NativeLoaderTest {
   @Test
   void freshJvmWithOverrideAtAMissingFileFailsClearly(@TempDir Path dir) throws Exception {
     Path missing = dir.resolve("missing/libwixlib.so");
-    ProcessResult r = probe("-Dwixlib.library.path=" + missing);
+    FreshJvm.Result r = probe("-Dwixlib.library.path=" + missing);
     assertEquals(2, r.code(), r.output());
     assertTrue(r.output().contains("error=org.wixlib.NativeLibraryException"), r.output());
     assertTrue(r.output().contains(missing.toString()), r.output());
@@ -240,35 +212,12 @@ class NativeLoaderTest {
   void freshJvmWithOverrideLoadsThatFile(@TempDir Path dir) throws Exception {
     Path so = Files.write(dir.resolve("libwixlib.so"),
         NativeLoader.class.getResourceAsStream("/native/linux-x86_64/libwixlib.so").readAllBytes());
-    ProcessResult r = probe("-Dwixlib.library.path=" + so);
+    FreshJvm.Result r = probe("-Dwixlib.library.path=" + so);
     assertEquals(0, r.code(), r.output());
     assertTrue(r.output().contains("from=" + so), r.output());
   }
 
   // ---- no packed library: java.library.path, then the dynamic linker's search ------------------
-
-  /** A copy of the API classes without /native (a jar built with -Dwixlib.native.skip and no library). */
-  private static Path apiWithoutLibrary(Path into) throws Exception {
-    Path api = Path.of(codeSource(NativeLoader.class));
-    assumeTrue(Files.isDirectory(api), "the API classes are a directory here: " + api);
-    try (Stream<Path> files = Files.walk(api)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        Path rel = api.relativize(f);
-        if (rel.startsWith("native")) {
-          continue;
-        }
-        Path to = into.resolve(rel.toString());
-        if (Files.isDirectory(f)) {
-          Files.createDirectories(to);
-        } else {
-          Files.copy(f, to);
-        }
-      }
-    }
-    assertTrue(Files.isRegularFile(into.resolve("org/wixlib/HashTable.class")));
-    assertTrue(Files.notExists(into.resolve("native")));
-    return into;
-  }
 
   private static Path libraryIn(Path dir) throws Exception {
     Files.createDirectories(dir);
@@ -278,9 +227,9 @@ class NativeLoaderTest {
 
   @Test
   void freshJvmWithoutAPackedLibraryUsesJavaLibraryPath(@TempDir Path tmp) throws Exception {
-    Path api = apiWithoutLibrary(tmp.resolve("api"));
+    Path api = FreshJvm.apiWithoutLibrary(tmp.resolve("api"));
     Path so = libraryIn(tmp.resolve("lib"));
-    ProcessResult r = probeWith(List.of("--enable-native-access=ALL-UNNAMED",
+    FreshJvm.Result r = FreshJvm.probe(List.of("--enable-native-access=ALL-UNNAMED",
         "-Djava.library.path=" + tmp.resolve("empty") + java.io.File.pathSeparator + so.getParent()),
         api.toString(), Map.of());
     assertEquals(0, r.code(), r.output());
@@ -290,9 +239,9 @@ class NativeLoaderTest {
 
   @Test
   void freshJvmWithoutAPackedLibraryAsksTheDynamicLinker(@TempDir Path tmp) throws Exception {
-    Path api = apiWithoutLibrary(tmp.resolve("api"));
+    Path api = FreshJvm.apiWithoutLibrary(tmp.resolve("api"));
     Path so = libraryIn(tmp.resolve("lib"));
-    ProcessResult r = probeWith(List.of("--enable-native-access=ALL-UNNAMED", "-Djava.library.path="),
+    FreshJvm.Result r = FreshJvm.probe(List.of("--enable-native-access=ALL-UNNAMED", "-Djava.library.path="),
         api.toString(), Map.of("LD_LIBRARY_PATH", so.getParent().toString()));
     assertEquals(0, r.code(), r.output());
     assertTrue(r.output().contains("version=" + NativeLoader.jarBuildId() + " found=8"), r.output());
@@ -301,9 +250,9 @@ class NativeLoaderTest {
 
   @Test
   void freshJvmWithNoLibraryAnywhereSaysWhereItLooked(@TempDir Path tmp) throws Exception {
-    Path api = apiWithoutLibrary(tmp.resolve("api"));
+    Path api = FreshJvm.apiWithoutLibrary(tmp.resolve("api"));
     Path empty = Files.createDirectory(tmp.resolve("empty"));
-    ProcessResult r = probeWith(List.of("--enable-native-access=ALL-UNNAMED", "-Djava.library.path=" + empty),
+    FreshJvm.Result r = FreshJvm.probe(List.of("--enable-native-access=ALL-UNNAMED", "-Djava.library.path=" + empty),
         api.toString(), Map.of());
     assertEquals(2, r.code(), r.output());
     assertTrue(r.output().contains("error=org.wixlib.NativeLibraryException: wixlib: no native library found"),

@@ -41,7 +41,7 @@ public final class Consumer {
       check(!table.contains(new int[] {1})[0] && table.size() == n - 1, "erase");
     }
     System.out.println("consumer (" + mode + "): ok, wixlib " + Wixlib.javaApiVersion() + ", library "
-        + Wixlib.nativeVersion());
+        + Wixlib.nativeVersion() + ", GLHT: " + Wixlib.unavailableReason(TableKind.GLHT).orElse("available"));
   }
 
   private static void check(boolean ok, String what) {
