@@ -5,7 +5,8 @@
 # and the benchmarks. Logs go to a work folder packed at the end into $OUT/results.tgz, with
 # $OUT/summary.txt beside it (the device tool brings back only a few files). Stages: STAGES="native
 # sanitize java stress bench" (default all), plus "spark" on request (Spark's join against wixlib's
-# from scripts/spark-carry.sh's parts: SPARK_SF, SPARK_KINDS, SPARK_REPS), and "join" on request: `wixlib join` on TPC-H at each
+# from scripts/spark-carry.sh's parts: SPARK_SF, SPARK_KINDS (compared in one run), SPARK_REPS, SPARK_ARGS
+# such as "--warmups 0 --sql off"), and "join" on request: `wixlib join` on TPC-H at each
 # scale factor of JOIN_SF (default "1 10") for JOIN_KINDS (default glht,hive,cpu), extra JOIN_ARGS, and
 # `--baseline duckdb` when .carry holds DuckDB's jar (scripts/device-prepare.sh with WITH_DUCKDB=1).
 # Exit status: the number of failed stages.
@@ -180,16 +181,16 @@ if has spark; then
   sdir=/tmp/wixlib-spark
   if ls .carry-spark*/part-* >/dev/null 2>&1; then
     rm -rf "$sdir" && mkdir -p "$sdir" && cat .carry-spark*/part-* | xz -d | tar -C "$sdir" -xf -
+    kinds=$(tr -s ' ' ',' <<<"${SPARK_KINDS:-glht hive}")
     for sf in ${SPARK_SF:-1}; do
-      for k in ${SPARK_KINDS:-glht hive}; do
-        log="$OUT/spark-$k-sf$sf"
-        if timeout "${SPARK_TIMEOUT:-500}" "$sdir/spark/jre/bin/java" -Xmx${SPARK_HEAP:-64g} $(cat "$sdir/spark/jvm.options") \
-            -Dwixlib.library.path="$lib" -cp "$sdir/spark/lib/*" org.wixlib.spark.compare.JoinComparison \
-            --sf "$sf" --kind "$k" --reps "${SPARK_REPS:-3}" >"$log.csv" 2>"$log.err"
-        then result "spark join comparison --sf $sf --kind $k" ok; else result "spark join comparison --sf $sf --kind $k" FAILED; tail -5 "$log.err"; fi
-        grep -E "^(spark|java|wixlib|device [0-9]|tpch|sql extension):" "$log.err" | sed 's/^/      /' | tee -a "$FINAL/summary.txt"
-        tee -a "$FINAL/summary.txt" <"$log.csv"
-      done
+      log="$OUT/spark-sf$sf"
+      if timeout "${SPARK_TIMEOUT:-500}" "$sdir/spark/jre/bin/java" -Xmx${SPARK_HEAP:-64g} $(cat "$sdir/spark/jvm.options") \
+          -Dwixlib.library.path="$lib" -cp "$sdir/spark/lib/*" org.wixlib.spark.compare.JoinComparison \
+          --sf "$sf" --kind "$kinds" --reps "${SPARK_REPS:-3}" ${SPARK_ARGS:-} >"$log.csv" 2>"$log.err"
+      then result "spark join comparison --sf $sf --kind $kinds ${SPARK_ARGS:-}" ok
+      else result "spark join comparison --sf $sf --kind $kinds ${SPARK_ARGS:-}" FAILED; tail -5 "$log.err"; fi
+      grep -E "^(spark|java|wixlib|device [0-9]|tpch|sql extension):|^generated " "$log.err" | sed 's/^/      /' | tee -a "$FINAL/summary.txt"
+      tee -a "$FINAL/summary.txt" <"$log.csv"
     done
   else
     result "spark: no .carry-spark*/part-* (scripts/spark-carry.sh, carried in consecutive calls)" FAILED

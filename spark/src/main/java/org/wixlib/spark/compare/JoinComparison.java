@@ -19,12 +19,14 @@ import org.wixlib.spark.WixlibSqlExtensions;
 
 /**
  * Spark's own broadcast hash join against the wixlib join on the same TPC-H key columns, same session
- * and cores (and, where the session has wixlib's SQL extension, Spark's join planned on wixlib): the six join cores of {@code wixlib join}, each a count of the join's rows (inner pairs,
- * semi or anti rows) timed end to end from cached DataFrames (median of --reps after one warm-up). The
- * two counts must agree (else exit 1). Header lines on stderr, one CSV row per core on stdout.
+ * and cores (and, where the session has wixlib's SQL extension and --sql is on, Spark's join planned on
+ * wixlib): the six join cores of {@code wixlib join}, each a count of the join's rows (inner pairs, semi
+ * or anti rows) timed end to end from cached DataFrames (median of --reps after --warmups runs), for
+ * each wixlib kind of --kind against one measurement of Spark's join. The counts must agree (else exit
+ * 1). Header lines on stderr, one CSV row per core and kind on stdout.
  *
  * <pre>
- * mvn -q -pl spark exec:exec -Dcompare.args="--sf 1 --kind auto --cores 16"
+ * mvn -q -pl spark exec:exec -Dcompare.args="--sf 1 --kind glht,hive --cores 16"
  * </pre>
  */
 public final class JoinComparison {
@@ -45,19 +47,28 @@ public final class JoinComparison {
    * {@link WixlibJoins}, and of Spark's join planned on wixlib by the SQL extension (sqlMs null when the
    * session has no {@link WixlibSqlExtensions}).
    */
-  record Result(String core, long sparkRows, long wixlibRows, double sparkMs, double wixlibMs, long sqlRows,
-      Double sqlMs) {
+  record Result(String core, String kind, long sparkRows, long wixlibRows, double sparkMs, double wixlibMs,
+      long sqlRows, Double sqlMs) {
     boolean agree() {
       return sparkRows == wixlibRows && (sqlMs == null || sqlRows == sparkRows);
     }
   }
 
-  /** Options: scale factor, wixlib kind, measured repetitions, cores of a session this runner starts. */
-  record Options(double sf, String kind, int reps, int cores) {
+  /**
+   * Options: scale factor, wixlib kinds (compared in turn against one measurement of Spark's join),
+   * measured repetitions, warm-up runs before them, whether to time the SQL extension's plan too, and
+   * the cores of a session this runner starts (0: all).
+   */
+  record Options(double sf, List<String> kinds, int reps, int warmups, boolean sql, int cores) {
+    Options {
+      kinds = List.copyOf(kinds);
+    }
+
     static Options parse(String[] args) {
       double sf = 1;
-      String kind = "auto";
-      int reps = 3, cores = 0;
+      List<String> kinds = List.of("auto");
+      int reps = 3, warmups = 1, cores = 0;
+      boolean sql = true;
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
         if (i + 1 >= args.length) {
@@ -66,16 +77,24 @@ public final class JoinComparison {
         String v = args[++i];
         switch (a) {
           case "--sf" -> sf = Double.parseDouble(v);
-          case "--kind" -> kind = v;
+          case "--kind" -> kinds = Arrays.stream(v.split(",")).map(String::trim).filter(k -> !k.isEmpty()).toList();
           case "--reps" -> reps = Integer.parseInt(v);
+          case "--warmups" -> warmups = Integer.parseInt(v);
+          case "--sql" -> sql = switch (v) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException("--sql takes on or off, not " + v);
+          };
           case "--cores" -> cores = Integer.parseInt(v);
-          default -> throw new IllegalArgumentException("unknown option " + a + " (expected --sf, --kind, --reps, --cores)");
+          default -> throw new IllegalArgumentException("unknown option " + a
+              + " (expected --sf, --kind, --reps, --warmups, --sql, --cores)");
         }
       }
-      if (!(sf > 0) || sf > 100 || reps < 1 || cores < 0) {
-        throw new IllegalArgumentException("need 0 < --sf <= 100, --reps >= 1, --cores >= 0");
+      if (!(sf > 0) || sf > 100 || reps < 1 || warmups < 0 || cores < 0 || kinds.isEmpty()) {
+        throw new IllegalArgumentException("need 0 < --sf <= 100, --reps >= 1, --warmups >= 0, --cores >= 0"
+            + " and at least one --kind");
       }
-      return new Options(sf, kind, reps, cores);
+      return new Options(sf, kinds, reps, warmups, sql, cores);
     }
   }
 
@@ -107,52 +126,58 @@ public final class JoinComparison {
     System.exit(results.stream().allMatch(Result::agree) ? 0 : 1);
   }
 
-  /** Runs every core on `spark` with o's scale factor and kind; CSV rows on out, header and progress on err. */
+  /** Runs every core on `spark` with o's scale factor and kinds; CSV rows on out, header and progress on err. */
   public static List<Result> run(SparkSession spark, Options o, PrintStream out, PrintStream err) {
     String before = spark.conf().getOption(WixlibJoins.KIND).getOrElse(() -> null);
-    spark.conf().set(WixlibJoins.KIND, o.kind());
     try {
       int parallelism = spark.sparkContext().defaultParallelism();
       err.println("spark: " + spark.version() + " (master " + spark.sparkContext().master() + ", " + parallelism
           + " cores)");
       err.println("java: " + System.getProperty("java.version") + " " + System.getProperty("java.vm.name"));
-      err.println("wixlib: " + Wixlib.nativeVersion() + " (java api " + Wixlib.javaApiVersion() + "); kind " + o.kind()
-          + " (glht " + availability(TableKind.GLHT) + ")");
+      err.println("wixlib: " + Wixlib.nativeVersion() + " (java api " + Wixlib.javaApiVersion() + "); kinds "
+          + String.join(",", o.kinds()) + " (glht " + availability(TableKind.GLHT) + ", hive "
+          + availability(TableKind.HIVE) + ")");
       Wixlib.devices().forEach(d -> err.println("device " + d.ordinal() + ": " + d.name()));
-      err.println("tpch: io.trino.tpch, scale factor " + o.sf() + "; reps " + o.reps() + " after 1 warm-up, medians");
+      err.println("tpch: io.trino.tpch, scale factor " + o.sf() + "; reps " + o.reps() + " after " + o.warmups()
+          + " warm-up(s), medians");
       long t0 = System.nanoTime();
       TpchKeys t = TpchKeys.generate(spark, o.sf(), Math.max(1, Math.min(4 * parallelism, (int) Math.ceil(o.sf() * 6))));
       err.printf(Locale.ROOT, "generated and cached in %.1f s%n", (System.nanoTime() - t0) / 1e9);
-      boolean sql = sqlExtension(spark);
+      boolean sql = o.sql() && sqlExtension(spark);
       err.println("sql extension: " + (sql ? "on (" + WixlibSqlExtensions.class.getName() + ")"
+          : !o.sql() ? "not timed (--sql off)"
           : "off (spark.sql.extensions does not name " + WixlibSqlExtensions.class.getName() + ")"));
-      out.println("core,spark_rows,wixlib_rows,check,spark_ms,wixlib_ms,speedup,sql_rows,sql_ms,sql_speedup");
+      out.println("core,kind,spark_rows,wixlib_rows,check,spark_ms,wixlib_ms,speedup,sql_rows,sql_ms,sql_speedup");
       List<Result> results = new ArrayList<>();
       for (Core c : CORES) {
         Dataset<Row> build = c.build().apply(t), probe = c.probe().apply(t);
         err.println("join " + c.id() + ": spark");
         long[] sparkRows = new long[1];
-        double sparkMs = median(o.reps(), () -> sparkRows[0] = sparkJoin(build, probe, c).count());
-        err.println("join " + c.id() + ": wixlib");
-        long[] wixRows = new long[1];
-        double wixMs = median(o.reps(),
-            () -> wixRows[0] = WixlibJoins.join(build, probe, c.buildKey(), c.probeKey(), c.type()).count());
-        long[] sqlRows = {-1};
-        Double sqlMs = null;
-        if (sql) {
-          err.println("join " + c.id() + ": spark's join planned on wixlib (" + WixlibSqlExtensions.Enabled() + ")");
-          spark.conf().set(WixlibSqlExtensions.Enabled(), "true");
-          try {
-            sqlMs = median(o.reps(), () -> sqlRows[0] = sparkJoin(build, probe, c).count());
-          } finally {
-            spark.conf().unset(WixlibSqlExtensions.Enabled());
+        double sparkMs = median(o, () -> sparkRows[0] = sparkJoin(build, probe, c).count());
+        for (String kind : o.kinds()) {
+          spark.conf().set(WixlibJoins.KIND, kind);
+          err.println("join " + c.id() + ": wixlib " + kind);
+          long[] wixRows = new long[1];
+          double wixMs = median(o,
+              () -> wixRows[0] = WixlibJoins.join(build, probe, c.buildKey(), c.probeKey(), c.type()).count());
+          long[] sqlRows = {-1};
+          Double sqlMs = null;
+          if (sql) {
+            err.println("join " + c.id() + ": spark's join planned on wixlib " + kind + " ("
+                + WixlibSqlExtensions.Enabled() + ")");
+            spark.conf().set(WixlibSqlExtensions.Enabled(), "true");
+            try {
+              sqlMs = median(o, () -> sqlRows[0] = sparkJoin(build, probe, c).count());
+            } finally {
+              spark.conf().unset(WixlibSqlExtensions.Enabled());
+            }
           }
+          Result r = new Result(c.id(), kind, sparkRows[0], wixRows[0], sparkMs, wixMs, sqlRows[0], sqlMs);
+          results.add(r);
+          out.printf(Locale.ROOT, "%s,%s,%d,%d,%s,%.1f,%.1f,%.2f,%s%n", c.id(), kind, r.sparkRows(), r.wixlibRows(),
+              r.agree() ? "ok" : "MISMATCH", sparkMs, wixMs, sparkMs / wixMs,
+              sqlMs == null ? "-,-,-" : String.format(Locale.ROOT, "%d,%.1f,%.2f", sqlRows[0], sqlMs, sparkMs / sqlMs));
         }
-        Result r = new Result(c.id(), sparkRows[0], wixRows[0], sparkMs, wixMs, sqlRows[0], sqlMs);
-        results.add(r);
-        out.printf(Locale.ROOT, "%s,%d,%d,%s,%.1f,%.1f,%.2f,%s%n", c.id(), r.sparkRows(), r.wixlibRows(),
-            r.agree() ? "ok" : "MISMATCH", sparkMs, wixMs, sparkMs / wixMs,
-            sqlMs == null ? "-,-,-" : String.format(Locale.ROOT, "%d,%.1f,%.2f", sqlRows[0], sqlMs, sparkMs / sqlMs));
       }
       return results;
     } finally {
@@ -179,9 +204,12 @@ public final class JoinComparison {
     return Wixlib.unavailableReason(k).map(why -> "unavailable: " + why).orElse("available");
   }
 
-  /** Median wall time in ms of reps runs of `run` after one warm-up. */
-  private static double median(int reps, Supplier<Long> run) {
-    run.get();
+  /** Median wall time in ms of o.reps() runs of `run` after o.warmups() runs. */
+  private static double median(Options o, Supplier<Long> run) {
+    for (int i = 0; i < o.warmups(); i++) {
+      run.get();
+    }
+    int reps = o.reps();
     double[] ms = new double[reps];
     for (int i = 0; i < reps; i++) {
       long s = System.nanoTime();

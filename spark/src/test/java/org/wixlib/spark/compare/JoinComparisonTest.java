@@ -28,11 +28,17 @@ class JoinComparisonTest {
         // as the other test classes' session (one JVM, one session: whichever test starts it configures it)
         .config("spark.sql.extensions", WixlibSqlExtensions.class.getName()).getOrCreate();
     ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-    List<JoinComparison.Result> results = JoinComparison.run(spark, new JoinComparison.Options(0.01, "cpu", 1, 0),
+    List<JoinComparison.Result> results = JoinComparison.run(spark, new JoinComparison.Options(0.01, List.of("cpu", "auto"), 1, 1, true, 0),
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-    Map<String, JoinComparison.Result> byCore = results.stream()
+    assertEquals(12, results.size(), "six cores, two kinds");
+    Map<String, JoinComparison.Result> byCore = results.stream().filter(r -> r.kind().equals("cpu"))
         .collect(Collectors.toMap(JoinComparison.Result::core, r -> r));
     assertEquals(6, byCore.size());
+    for (JoinComparison.Result r : results) {
+      // Spark's own join is measured once per core and set beside each kind.
+      assertEquals(byCore.get(r.core()).sparkMs(), r.sparkMs(), r.toString());
+      assertEquals(byCore.get(r.core()).wixlibRows(), r.wixlibRows(), r.toString());
+    }
     for (JoinComparison.Result r : results) {
       assertTrue(r.agree(), r.toString());
       assertTrue(r.sparkMs() > 0 && r.wixlibMs() > 0, r.toString());
@@ -49,9 +55,11 @@ class JoinComparisonTest {
       assertTrue(r.sqlMs() > 0, r.toString());
     }
     String csv = out.toString(StandardCharsets.UTF_8);
-    assertTrue(csv.startsWith("core,spark_rows,wixlib_rows,check,spark_ms,wixlib_ms,speedup,sql_rows,sql_ms,sql_speedup"),
+    assertTrue(csv.startsWith("core,kind,spark_rows,wixlib_rows,check,spark_ms,wixlib_ms,speedup,sql_rows,sql_ms,sql_speedup"),
         csv);
-    assertEquals(7, csv.lines().count(), csv);
+    assertEquals(6, csv.lines().filter(l -> l.split(",")[1].equals("cpu")).count(), csv);
+    assertEquals(6, csv.lines().filter(l -> l.split(",")[1].equals("auto")).count(), csv);
+    assertEquals(13, csv.lines().count(), csv);
     String header = err.toString(StandardCharsets.UTF_8);
     assertTrue(header.contains("spark: 4.") && header.contains("wixlib: ") && header.contains("scale factor 0.01"), header);
   }
@@ -61,7 +69,12 @@ class JoinComparisonTest {
     assertThrows(IllegalArgumentException.class, () -> JoinComparison.Options.parse(new String[] {"--sf", "0"}));
     assertThrows(IllegalArgumentException.class, () -> JoinComparison.Options.parse(new String[] {"--rows", "5"}));
     assertThrows(IllegalArgumentException.class, () -> JoinComparison.Options.parse(new String[] {"--sf"}));
-    assertEquals(new JoinComparison.Options(10, "glht", 5, 16),
+    assertThrows(IllegalArgumentException.class, () -> JoinComparison.Options.parse(new String[] {"--sql", "yes"}));
+    assertThrows(IllegalArgumentException.class, () -> JoinComparison.Options.parse(new String[] {"--warmups", "-1"}));
+    assertThrows(IllegalArgumentException.class, () -> JoinComparison.Options.parse(new String[] {"--kind", ","}));
+    assertEquals(new JoinComparison.Options(10, List.of("glht"), 5, 1, true, 16),
         JoinComparison.Options.parse(new String[] {"--sf", "10", "--kind", "glht", "--reps", "5", "--cores", "16"}));
+    assertEquals(new JoinComparison.Options(10, List.of("glht", "hive"), 1, 0, false, 0), JoinComparison.Options.parse(
+        new String[] {"--sf", "10", "--kind", "glht,hive", "--reps", "1", "--warmups", "0", "--sql", "off"}));
   }
 }
