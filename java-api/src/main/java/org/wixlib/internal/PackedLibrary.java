@@ -76,23 +76,40 @@ final class PackedLibrary {
       }
     }
     ModuleFinder finder = ModuleFinder.of(entries.toArray(Path[]::new));
-    for (String r : resources) {
-      for (String name : List.of(MODULE, CPU_MODULE)) {
-        Optional<ModuleReference> ref;
-        try {
-          ref = finder.find(name);
-        } catch (FindException e) {
-          return null;  // a module path the JVM started with but this finder cannot read: not ours to judge
-        }
-        if (ref.isEmpty()) {
-          continue;
-        }
-        try (ModuleReader reader = ref.get().open(); InputStream in = reader.open(r).orElse(null)) {
-          if (in != null) {
-            return new Found(in.readAllBytes(), ref.get().location().map(Object::toString).orElse(name) + "!/" + r);
+    List<ModuleReference> natives = new ArrayList<>();
+    for (String name : List.of(MODULE, CPU_MODULE)) {
+      try {
+        finder.find(name).ifPresent(natives::add);
+      } catch (FindException e) {
+        return null;  // a module path the JVM started with but this finder cannot read: not ours to judge
+      }
+    }
+    List<ModuleReader> readers = new ArrayList<>();
+    try {
+      for (ModuleReference ref : natives) {
+        readers.add(ref.open());
+      }
+      // Resources in their order across the modules: a GPU library in either jar comes first.
+      for (String r : resources) {
+        for (int i = 0; i < readers.size(); i++) {
+          Optional<InputStream> in = readers.get(i).open(r);
+          if (in.isPresent()) {
+            try (InputStream s = in.get()) {
+              ModuleReference ref = natives.get(i);
+              return new Found(s.readAllBytes(),
+                  ref.location().map(Object::toString).orElse(ref.descriptor().name()) + "!/" + r);
+            }
           }
-        } catch (IOException e) {
-          throw new NativeLibraryException("wixlib: cannot read " + r + " from module " + name + ": " + e.getMessage(), e);
+        }
+      }
+    } catch (IOException e) {
+      throw new NativeLibraryException("wixlib: cannot read the library from the natives module: " + e.getMessage(), e);
+    } finally {
+      for (ModuleReader reader : readers) {
+        try {
+          reader.close();
+        } catch (IOException ignored) {
+          // read-only jar: nothing to lose on close
         }
       }
     }

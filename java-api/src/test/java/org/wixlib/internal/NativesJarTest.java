@@ -1,6 +1,8 @@
 package org.wixlib.internal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -79,6 +81,23 @@ class NativesJarTest {
         api + File.pathSeparator + cpuJar + File.pathSeparator + fullJar, Map.of());
     assertEquals(0, r.code(), r.output());
     assertTrue(r.output().contains("from=" + work.resolve(extractedName(full))), r.output());
+  }
+
+  @Test
+  void onTheModulePathTheFullJarWinsToo(@TempDir Path tmp) throws Exception {
+    byte[] full = {1, 2, 3};
+    byte[] cpu = {4, 5};
+    Path cpuJar = nativesJar(tmp.resolve("jars/natives-cpu.jar"), PLATFORM + "-cpu", PackedLibrary.CPU_MODULE, cpu);
+    Path fullJar = nativesJar(tmp.resolve("jars/natives.jar"), PLATFORM, PackedLibrary.MODULE, full);
+    List<String> names = PackedLibrary.resources(PLATFORM);
+    // Either order on the module path: the GPU library comes first, read from the jar that has it.
+    for (String path : List.of(cpuJar + File.pathSeparator + fullJar, fullJar + File.pathSeparator + cpuJar)) {
+      PackedLibrary.Found f = PackedLibrary.fromModulePath(path, names);
+      assertArrayEquals(full, f.bytes(), path);
+      assertTrue(f.origin().endsWith("natives.jar!/" + names.get(0)), f.origin());
+    }
+    assertArrayEquals(cpu, PackedLibrary.fromModulePath(cpuJar.toString(), names).bytes());
+    assertNull(PackedLibrary.fromModulePath(tmp.resolve("jars/none.jar").toString(), names));
   }
 
   @Test
