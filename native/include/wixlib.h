@@ -123,7 +123,7 @@ typedef struct wx_config {
   int32_t grow;              /* wx_grow */
   int32_t threads;           /* CPU kind: worker threads for bulk calls; GPU kinds: threads that copy
                                 host arrays into and out of the staging buffers; 0 = all cores (GPU
-                                tables: half the cores, at most 8; GPU joins: at most 16) */
+                                kinds: at most 16) */
   /* Tuning: wx_config_init sets the defaults; wx_table_create rejects values outside the limits. */
   uint64_t staging_chunk;    /* GPU kinds: elements per chunk when host arrays are staged
                                 (WX_STAGING_CHUNK_MIN..WX_STAGING_CHUNK_MAX, default 2^21) */

@@ -107,13 +107,10 @@ bool is_page_locked(const void* p, uint64_t bytes) {
   return page_locked_byte(p) && page_locked_byte(static_cast<const char*>(p) + bytes - 1);
 }
 
-unsigned staging_threads(int32_t t, bool whole_host) {
+unsigned staging_threads(int32_t t) {
   if (t > 0) return unsigned(t);
-  const unsigned cores = std::thread::hardware_concurrency();
-  if (whole_host) return std::clamp(cores, 1u, 16u);
-  // Half the cores, at most 8: staged calls ran faster than with all 16 cores of the reference host
-  // (the JVM and the copy thread share the cores; a few threads already saturate the copies).
-  return std::clamp(cores / 2, 1u, 8u);
+  // Every core, at most 16: the host copies bound a staged call, and the caller waits for it.
+  return std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
 }
 
 void* stream_create(int device) {

@@ -31,10 +31,9 @@ void host_unregister(void* p);
 // Whether [p, p+bytes) is page-locked host memory (checked at both ends: registrations are ranges).
 bool is_page_locked(const void* p, uint64_t bytes);
 wx_link_rates measure_link(int device, uint64_t bytes);
-// Copy threads of staged host arrays for config threads = t: t when set; otherwise half the cores, at
-// most 8 (a table's calls share the host with their caller), or with whole_host every core, at most 16
-// (a join call keeps its caller waiting; docs/JOIN.md).
-unsigned staging_threads(int32_t t, bool whole_host = false);
+// Copy threads of staged host arrays (tables and joins) for config threads = t: t when set; otherwise
+// every core, at most 16.
+unsigned staging_threads(int32_t t);
 void* stream_create(int device);
 void stream_destroy(void* stream);
 void stream_sync(void* stream);  // waits for the work queued on a stream (NULL: nothing to wait for)

@@ -109,13 +109,12 @@ wx_link_rates measure_link(int device, uint64_t bytes) {
   std::unique_ptr<char[]> src(new char[bytes]);
   std::memset(src.get(), 1, bytes);  // touched: a fresh Java array is zeroed before a call reads it
   PinnedBuffer ring(kTransferSlots * kTransferSlotBytes);
-  const unsigned table_threads = staging_threads(0), join_threads = staging_threads(0, true);
-  r.host_copy = host_copy_rate(src.get(), static_cast<char*>(ring.p), bytes, table_threads);
-  r.host_copy_threads = int32_t(table_threads);
-  r.host_copy_join = join_threads == table_threads
-                         ? r.host_copy
-                         : host_copy_rate(src.get(), static_cast<char*>(ring.p), bytes, join_threads);
-  r.host_copy_join_threads = int32_t(join_threads);
+  // Tables and joins copy with the same threads: one measurement serves both fields.
+  const unsigned threads = staging_threads(0);
+  r.host_copy = host_copy_rate(src.get(), static_cast<char*>(ring.p), bytes, threads);
+  r.host_copy_threads = int32_t(threads);
+  r.host_copy_join = r.host_copy;
+  r.host_copy_join_threads = r.host_copy_threads;
   return r;
 }
 

@@ -126,7 +126,7 @@ int32_t wx_join_create(const wx_config* config, int32_t build, const void* build
     };
     if (gpu) {
       j->stream = wx::dev::stream_create(j->config.device);
-      j->engine = wx::join::make_device_engine(make_table, j->config.device, wx::dev::staging_threads(j->config.threads, true),
+      j->engine = wx::join::make_device_engine(make_table, j->config.device, wx::dev::staging_threads(j->config.threads),
                                                build, build_keys, n, mem,
                                                stream ? stream : j->stream);
     } else {

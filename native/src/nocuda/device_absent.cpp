@@ -24,7 +24,7 @@ void host_register(void*, uint64_t) { absent(); }
 void host_unregister(void*) { absent(); }
 bool is_page_locked(const void*, uint64_t) { return false; }
 wx_link_rates measure_link(int, uint64_t) { absent(); }
-unsigned staging_threads(int32_t t, bool) { return t > 0 ? unsigned(t) : 1u; }
+unsigned staging_threads(int32_t t) { return t > 0 ? unsigned(t) : 1u; }
 void* stream_create(int) { absent(); }
 void stream_destroy(void*) {}
 void stream_sync(void*) {}

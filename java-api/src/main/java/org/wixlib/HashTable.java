@@ -228,7 +228,7 @@ public final class HashTable implements AutoCloseable {
 
     /**
      * CPU kind: worker threads for bulk calls; GPU kinds: threads that copy host arrays into and out of
-     * the staging buffers. 0 = all cores (GPU kinds: half the cores, at most 8).
+     * the staging buffers. 0 = all cores (GPU kinds: at most 16).
      */
     public Builder threads(int threads) {
       this.threads = ConfigChecks.threads(threads);

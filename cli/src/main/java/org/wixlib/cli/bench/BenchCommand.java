@@ -132,7 +132,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--threads", paramLabel = "T", defaultValue = "0",
       description = "Worker threads of the cpu kind; staging copy threads of the GPU kinds (host arrays into and"
-          + " out of page-locked buffers); 0 = all cores (GPU kinds: half, at most 8) (default: ${DEFAULT-VALUE}).")
+          + " out of page-locked buffers); 0 = all cores (GPU kinds: at most 16) (default: ${DEFAULT-VALUE}).")
   int threads;
 
   @Option(names = "--mix", paramLabel = "I,D,F", converter = Mix.Converter.class,
