@@ -54,8 +54,9 @@ uint64_t GlhtTableT<Tr>::nb_for_capacity(uint64_t keys) const {
 
 template <class Tr>
 Counters GlhtTableT<Tr>::read_counters(cudaStream_t st) {
-  WX_CUDA(cudaMemcpyAsync(&host_ctr_, ctr_.get(), sizeof(Counters), cudaMemcpyDeviceToHost, st));
+  read_back_.fetch(ctr_.get(), sizeof(Counters), 0, st);
   WX_CUDA(cudaStreamSynchronize(st));
+  read_back_.copy_to(&host_ctr_, sizeof(Counters));
   return host_ctr_;
 }
 
@@ -120,6 +121,7 @@ BatchResult GlhtTableT<Tr>::run(Mode mode, const Batch& b) {
 
   bool some_full = c.full > 0;
   int passes = 0, grows = 0;
+  bool launched_since_read = false;  // kernels ran after c was read
   while (!read_only) {
     if (some_full && inserts && grow_ == WX_GROW_AUTO && grows < kMaxGrows) {
       // Grow first: in a full table the unfinished elements are mostly contention on full homes.
@@ -164,6 +166,7 @@ BatchResult GlhtTableT<Tr>::run(Mode mode, const Batch& b) {
     try {
       rehash(nb_ * 2, st);
       WX_CUDA(cudaEventRecord(ev1_, st));
+      launched_since_read = true;
     } catch (const Error& err) {
       if (err.status() != WX_ERR_OUT_OF_MEMORY) throw;
     }
@@ -172,6 +175,7 @@ BatchResult GlhtTableT<Tr>::run(Mode mode, const Batch& b) {
     WX_CUDA(cudaMemsetAsync(&ctr_.get()->count, 0, sizeof(unsigned long long), st));
     launch_count_outcome(a.outcomes, a.n, WX_OUT_FULL, &ctr_.get()->count, st);
     c = read_counters(st);
+    launched_since_read = false;
     r.full = c.count;
     failed_inserts_ += r.full;
   }
@@ -183,7 +187,9 @@ BatchResult GlhtTableT<Tr>::run(Mode mode, const Batch& b) {
     std::fprintf(stderr, "[glht trace] mode %d n %llu: pass 0%s %.3f ms (%llu unfinished), %d more passes, %d grows, total %.3f ms\n",
                  static_cast<int>(mode), (unsigned long long)b.n, built ? " (bulk build)" : "", pass0_ms,
                  (unsigned long long)pending0, passes, grows, ms);
-  if (!read_only) c = read_counters(st);  // a lookup launched nothing after its one read
+  // Every pass ends with a read; only a growth after the last one needs another (a synchronisation
+  // per staged chunk).
+  if (launched_since_read) c = read_counters(st);
   if (c.errors != errors_before)
     fail(WX_ERR_INTERNAL, "GLHT: kernels detected " + std::to_string(c.errors - errors_before) +
                               " broken invariants (leaked lock or misplaced key)");

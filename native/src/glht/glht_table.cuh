@@ -7,6 +7,7 @@
 
 #include "common/combine.hpp"
 #include "common/cuda_util.cuh"
+#include "common/read_back.cuh"
 #include "common/env.hpp"
 #include "common/table.hpp"
 #include "glht/glht_build.cuh"
@@ -84,7 +85,8 @@ class GlhtTableT final : public Table {
   DeviceArray<Counters> ctr_;
   DeviceArray<uint8_t> scratch_outcomes_;
   CombineScratchPtr hot_;  // hot-key combining buffers (common/combine.hpp), made on first use
-  Counters host_ctr_{};  // pageable (64 bytes): a pinned one cost a cudaMallocHost per create
+  ReadBack read_back_;    // where read_counters lands
+  Counters host_ctr_{};  // the counters as last read
   cudaEvent_t ev0_ = nullptr, ev1_ = nullptr;
   uint64_t resizes_ = 0;
   uint64_t builds_ = 0;

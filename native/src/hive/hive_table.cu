@@ -214,9 +214,11 @@ void HiveTableT<S>::begin(cudaStream_t s) {
 
 template <class S>
 void HiveTableT<S>::read_back() {
-  WX_CUDA(cudaMemcpyAsync(&hc_, counters_.get(), sizeof(Counters), cudaMemcpyDeviceToHost, s_));
-  WX_CUDA(cudaMemcpyAsync(hl_, lens_.get(), sizeof(hl_), cudaMemcpyDeviceToHost, s_));
+  read_back_.fetch(counters_.get(), sizeof(Counters), 0, s_);
+  read_back_.fetch(lens_.get(), sizeof(hl_), sizeof(Counters), s_);
   WX_CUDA(cudaStreamSynchronize(s_));
+  read_back_.copy_to(&hc_, sizeof(Counters));
+  read_back_.copy_to(hl_, sizeof(hl_), sizeof(Counters));
 }
 
 template <class S>

@@ -7,6 +7,7 @@
 
 #include "common/combine.hpp"
 #include "common/cuda_util.cuh"
+#include "common/read_back.cuh"
 #include "common/table.hpp"
 #include "hive/hive_kernels.cuh"
 #include "hive/hive_layout.cuh"
@@ -114,6 +115,7 @@ class HiveTableT final : public Table {
 
   cudaStream_t own_stream_ = nullptr, s_ = nullptr;
   cudaEvent_t ev0_ = nullptr, ev1_ = nullptr;
+  ReadBack read_back_;  // where read_back() lands
   Counters hc_{};      // this call's counters as last read back
   unsigned hl_[4]{};   // list lengths as last read back
   uint64_t marked_full_ = 0;  // elements marked FULL by the host loop in this call
