@@ -3,8 +3,9 @@
 // slots reused many times), a few large chunks (parallel host copies), every bulk call, reserved keys
 // and FULL outcomes spread over chunks; each with the arrays in ordinary memory, in page-locked memory
 // (wx_host_alloc: copied straight to and from the device) and with only the inputs registered
-// (wx_host_register: some arrays direct, the others staged). Results are checked element by element
-// against what the keys must give. Also wx_link_measure. Skips (77) where no device exists.
+// (wx_host_register: some arrays direct, the others staged), and one table given page-locked arrays
+// first and ordinary ones after. Results are checked element by element against what the keys must
+// give. Also wx_link_measure. Skips (77) where no device exists.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -215,6 +216,53 @@ void full_over_chunks(int32_t kind) {
               (unsigned long long)n, (unsigned long long)inserted, (unsigned long long)full);
 }
 
+// Page-locked caller memory, wx_host_alloc'ed and freed with the test.
+struct PageLocked {
+  explicit PageLocked(uint64_t n) { CHECK_OK(wx_host_alloc(page_round(n * sizeof(uint32_t)), reinterpret_cast<void**>(&p))); }
+  ~PageLocked() { CHECK_OK(wx_host_free(p)); }
+  PageLocked(const PageLocked&) = delete;
+  PageLocked& operator=(const PageLocked&) = delete;
+  uint32_t* p = nullptr;
+};
+
+// One table whose first calls pass only page-locked arrays (its staging needs no page-locked buffers
+// of its own), then ordinary arrays (they are made then), then page-locked ones again.
+void page_locked_then_ordinary(int32_t kind) {
+  const uint64_t n = 100003;  // 25 chunks of 4096
+  const std::string what = std::string(kind_name(kind)) + " page-locked then ordinary";
+  wx_table* t = make_table(kind, 2 * n, WX_GROW_AUTO, 4096);
+  const HostVec<uint32_t> first = make_keys(n, 5), second = make_keys(n, 0x20000005u);
+  PageLocked pk(n), pv(n), pgot(n), pout(n);
+  std::vector<uint32_t> ov(n), ogot(n);
+  std::vector<uint8_t> oout(n, 0xAB);
+  for (uint64_t i = 0; i < n; ++i) {
+    pk.p[i] = first[i];
+    pv.p[i] = value_of(first[i]);
+    ov[i] = value_of(second[i]);
+  }
+  auto* pout8 = reinterpret_cast<uint8_t*>(pout.p);
+  CHECK_OK(wx_insert(t, pk.p, pv.p, n, pout8, WX_MEM_HOST, nullptr));  // every array page-locked
+  for (uint64_t i = 0; i < n; ++i)
+    CHECK_MSG(pout8[i] == WX_OUT_INSERTED, "%s insert: element %llu outcome %u", what.c_str(), (unsigned long long)i, pout8[i]);
+  CHECK_OK(wx_find(t, pk.p, ogot.data(), n, 7, WX_MEM_HOST, nullptr));  // results to pack
+  for (uint64_t i = 0; i < n; ++i)
+    CHECK_MSG(ogot[i] == value_of(first[i]), "%s find: element %llu got %u", what.c_str(), (unsigned long long)i, ogot[i]);
+  CHECK_OK(wx_insert(t, second.data(), ov.data(), n, oout.data(), WX_MEM_HOST, nullptr));  // all packed
+  for (uint64_t i = 0; i < n; ++i)
+    CHECK_MSG(oout[i] == WX_OUT_INSERTED, "%s ordinary insert: element %llu outcome %u", what.c_str(), (unsigned long long)i, oout[i]);
+  CHECK_OK(wx_find(t, second.data(), pgot.p, n, 7, WX_MEM_HOST, nullptr));
+  for (uint64_t i = 0; i < n; ++i)
+    CHECK_MSG(pgot.p[i] == value_of(second[i]), "%s find ordinary keys: element %llu got %u", what.c_str(), (unsigned long long)i, pgot.p[i]);
+  CHECK_OK(wx_find(t, pk.p, pgot.p, n, 7, WX_MEM_HOST, nullptr));  // page-locked again
+  for (uint64_t i = 0; i < n; ++i)
+    CHECK_MSG(pgot.p[i] == value_of(first[i]), "%s find again: element %llu got %u", what.c_str(), (unsigned long long)i, pgot.p[i]);
+  uint64_t size = 0;
+  CHECK_OK(wx_size(t, &size));
+  CHECK_MSG(size == 2 * n, "%s: size %llu, want %llu", what.c_str(), (unsigned long long)size, (unsigned long long)(2 * n));
+  CHECK_OK(wx_table_destroy(t));
+  std::printf("%s: calls staged correctly\n", what.c_str());
+}
+
 // The link's rates are positive and within what a PCIe or NVLink-C2C host link can carry.
 void link_rates() {
   wx_link_rates r;
@@ -243,7 +291,10 @@ int main() {
     }
   }
   g_memory = Memory::ordinary;
-  for (int32_t kind : {WX_KIND_GLHT, WX_KIND_HIVE}) full_over_chunks(kind);
+  for (int32_t kind : {WX_KIND_GLHT, WX_KIND_HIVE}) {
+    full_over_chunks(kind);
+    page_locked_then_ordinary(kind);
+  }
   link_rates();
   return 0;
 }

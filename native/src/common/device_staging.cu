@@ -80,15 +80,19 @@ struct Stager::Plan {
     a[kHashesOut].caller = hashes_out ? reinterpret_cast<char*>(h.hashes_out) : nullptr;
   }
 
-  // Widths, slot regions (slots of cap elements) and which arrays are page-locked.
-  void place(uint64_t cap, uint64_t elem, uint64_t hashes_at) {
+  // Widths and which arrays are page-locked (before the slots are reserved: they need no pinned half
+  // when every array is).
+  void classify(uint64_t elem) {
     const uint64_t width[kArrays] = {elem, elem, 1, 8, elem, 1, 8};
-    const uint64_t at[kArrays] = {0, cap * elem, cap * 2 * elem, hashes_at, cap * elem, cap * (2 * elem + 1), hashes_at};
     for (int i = 0; i < kArrays; ++i) {
       a[i].width = width[i];
-      a[i].slot_at = at[i];
       a[i].direct = a[i].caller && is_page_locked(a[i].caller, host.n * width[i]);
     }
+  }
+  // Slot regions, in slots of cap elements.
+  void place(uint64_t cap, uint64_t elem, uint64_t hashes_at) {
+    const uint64_t at[kArrays] = {0, cap * elem, cap * 2 * elem, hashes_at, cap * elem, cap * (2 * elem + 1), hashes_at};
+    for (int i = 0; i < kArrays; ++i) a[i].slot_at = at[i];
   }
   // Every array of the call is page-locked: nothing to pack, no pinned slot needed.
   bool all_direct() const {
@@ -143,46 +147,49 @@ void Stager::release() {
   cap_ = 0;
   nslots_ = 0;
   hashes_ = false;
+  host_refused_ = false;
 }
 
-void Stager::reserve(uint64_t elems, unsigned slots, bool hashes) {
-  if (elems <= cap_ && slots <= nslots_ && (hashes_ || !hashes)) return;
-  const uint64_t cap = std::max(cap_, round_up_pow2(elems));
-  const unsigned n = std::max(nslots_, slots);
-  const bool with_hashes = hashes_ || hashes;
-  release();
-  const uint64_t bytes = cap * (2 * elem_bytes_ + 2 + (with_hashes ? 8 : 0));
-  bool pinned = true;
-  for (unsigned i = 0; i < n; ++i) {
-    Slot& s = slots_[i];
-    cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&s.dev), bytes);
-    if (e != cudaSuccess) {
-      s.dev = nullptr;
-      release();
-      cuda_check(e, "cudaMalloc of staging buffers");
-    }
-    // Pinned host memory makes the copies asynchronous and fast; without it (the OS refused to
-    // lock more memory) the copies go from the caller's pageable arrays, one chunk at a time.
-    if (pinned && cudaHostAlloc(reinterpret_cast<void**>(&s.host), bytes, cudaHostAllocDefault) != cudaSuccess) {
-      cudaGetLastError();
-      s.host = nullptr;
-      pinned = false;
-    }
-    for (cudaEvent_t* ev : {&s.in_done, &s.kernel_done, &s.out_done}) {
-      e = cudaEventCreateWithFlags(ev, cudaEventDisableTiming);
+void Stager::reserve(uint64_t elems, unsigned slots, bool hashes, bool host) {
+  if (elems > cap_ || slots > nslots_ || (hashes && !hashes_)) {
+    const uint64_t cap = std::max(cap_, round_up_pow2(elems));
+    const unsigned n = std::max(nslots_, slots);
+    const bool with_hashes = hashes_ || hashes;
+    release();
+    cap_ = cap;
+    nslots_ = n;
+    hashes_ = with_hashes;
+    for (unsigned i = 0; i < n; ++i) {
+      Slot& s = slots_[i];
+      cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&s.dev), slot_bytes());
       if (e != cudaSuccess) {
-        *ev = nullptr;
+        s.dev = nullptr;
         release();
-        cuda_check(e, "cudaEventCreate of staging events");
+        cuda_check(e, "cudaMalloc of staging buffers");
+      }
+      for (cudaEvent_t* ev : {&s.in_done, &s.kernel_done, &s.out_done}) {
+        e = cudaEventCreateWithFlags(ev, cudaEventDisableTiming);
+        if (e != cudaSuccess) {
+          *ev = nullptr;
+          release();
+          cuda_check(e, "cudaEventCreate of staging events");
+        }
       }
     }
   }
-  if (!pinned)
-    for (Slot& s : slots_)
-      if (s.host) cudaFreeHost(s.host), s.host = nullptr;
-  cap_ = cap;
-  nslots_ = n;
-  hashes_ = with_hashes;
+  if (!host || pinned() || host_refused_) return;
+  // Pinned host memory makes the copies asynchronous and fast; without it (the OS refused to lock
+  // more memory) the copies go from the caller's pageable arrays, one chunk at a time.
+  for (unsigned i = 0; i < nslots_; ++i) {
+    if (cudaHostAlloc(reinterpret_cast<void**>(&slots_[i].host), slot_bytes(), cudaHostAllocDefault) != cudaSuccess) {
+      cudaGetLastError();
+      slots_[i].host = nullptr;
+      for (Slot& s : slots_)
+        if (s.host) cudaFreeHost(s.host), s.host = nullptr;
+      host_refused_ = true;  // asked again when the slots grow
+      return;
+    }
+  }
 }
 
 void Stager::parallel_copy(const std::vector<cpu::Copy>& copies) {
@@ -278,7 +285,8 @@ BatchResult Stager::run(Table& table, Call call, const Batch& host) {
 BatchResult Stager::run(const DeviceCall& device_call, Call call, const Batch& host) {
   DeviceScope scope(device_);
   Plan p(call, host, chunk_);
-  reserve(std::min(host.n, chunk_), p.chunks > 1 ? kMaxSlots : 1, p.hashes);
+  p.classify(elem_bytes_);
+  reserve(std::min(host.n, chunk_), p.chunks > 1 ? kMaxSlots : 1, p.hashes, !p.all_direct());
   p.place(cap_, elem_bytes_, hashes_at());
   return (pinned() || p.all_direct()) && p.chunks > 1 ? run_pipelined(device_call, p) : run_serial(device_call, p);
 }

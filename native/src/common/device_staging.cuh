@@ -47,11 +47,15 @@ class Stager {
   struct Plan;  // one call's arrays and chunking
   struct Pipe;  // hand-over between the calling thread and the copy thread
 
-  // Slots of at least `elems` elements; hashes: with room for 8-byte hashes (pre-hashed calls).
-  void reserve(uint64_t elems, unsigned slots, bool hashes);
+  // Slots of at least `elems` elements; hashes: with room for 8-byte hashes (pre-hashed calls); host:
+  // with their page-locked halves, made on the first call that has arrays to pack (a call whose arrays
+  // are all page-locked copies straight to and from them, and locking a table's 60-110 MB of slots
+  // costs it 30-55 ms).
+  void reserve(uint64_t elems, unsigned slots, bool hashes, bool host);
   void release();
   bool pinned() const { return slots_[0].host != nullptr; }
   uint64_t hashes_at() const { return cap_ * (2 * elem_bytes_ + 2); }  // byte offset of a slot's hashes
+  uint64_t slot_bytes() const { return hashes_at() + (hashes_ ? 8 * cap_ : 0); }
 
   void pack(const Plan& p, unsigned slot, uint64_t chunk);
   void unpack(const Plan& p, unsigned slot, uint64_t chunk);
@@ -78,6 +82,7 @@ class Stager {
   unsigned threads_;
   uint64_t cap_ = 0;  // elements per slot
   bool hashes_ = false;  // slots have the hashes region
+  bool host_refused_ = false;  // the OS would not lock the host halves of the current slots
   unsigned nslots_ = 0;
   Slot slots_[kMaxSlots];
   cudaStream_t in_ = nullptr, out_ = nullptr;
