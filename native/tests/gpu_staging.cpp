@@ -3,14 +3,15 @@
 // slots reused many times), a few large chunks (parallel host copies), every bulk call, reserved keys
 // and FULL outcomes spread over chunks; each with the arrays in ordinary memory, in page-locked memory
 // (wx_host_alloc: copied straight to and from the device) and with only the inputs registered
-// (wx_host_register: some arrays direct, the others staged), and one table given page-locked arrays
-// first and ordinary ones after. Results are checked element by element against what the keys must
+// (wx_host_register: some arrays direct, the others staged), one table given page-locked arrays
+// first and ordinary ones after, and tables staging at once on four threads. Results are checked element by element against what the keys must
 // give. Also wx_link_measure. Skips (77) where no device exists.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "check.hpp"
@@ -263,6 +264,35 @@ void page_locked_then_ordinary(int32_t kind) {
   std::printf("%s: calls staged correctly\n", what.c_str());
 }
 
+// Tables on four threads at once, each staging ordinary arrays: every call borrows its own pinned
+// buffers from the process's pool (and later calls reuse the ones given back).
+void tables_on_threads(int32_t kind) {
+  const uint64_t n = 100003;  // 25 chunks of 4096
+  std::vector<std::thread> threads;
+  for (uint32_t w = 0; w < 4; ++w)
+    threads.emplace_back([kind, n, w] {
+      wx_table* t = make_table(kind, n, WX_GROW_AUTO, 4096);
+      const HostVec<uint32_t> keys = make_keys(n, 0x01000000u * (w + 1));
+      std::vector<uint32_t> vals(n), got(n);
+      std::vector<uint8_t> out(n, 0xAB);
+      for (uint64_t i = 0; i < n; ++i) vals[i] = value_of(keys[i]);
+      for (int round = 0; round < 3; ++round) {
+        CHECK_OK(wx_insert(t, keys.data(), vals.data(), n, out.data(), WX_MEM_HOST, nullptr));
+        for (uint64_t i = 0; i < n; ++i)
+          CHECK_MSG(out[i] == WX_OUT_INSERTED, "%s thread %u insert: element %llu outcome %u", kind_name(kind), w,
+                    (unsigned long long)i, out[i]);
+        CHECK_OK(wx_find(t, keys.data(), got.data(), n, 7, WX_MEM_HOST, nullptr));
+        for (uint64_t i = 0; i < n; ++i)
+          CHECK_MSG(got[i] == vals[i], "%s thread %u find: element %llu got %u", kind_name(kind), w, (unsigned long long)i,
+                    got[i]);
+        CHECK_OK(wx_erase(t, keys.data(), n, nullptr, WX_MEM_HOST, nullptr));
+      }
+      CHECK_OK(wx_table_destroy(t));
+    });
+  for (std::thread& th : threads) th.join();
+  std::printf("%s: tables on 4 threads staged correctly\n", kind_name(kind));
+}
+
 // The link's rates are positive and within what a PCIe or NVLink-C2C host link can carry.
 void link_rates() {
   wx_link_rates r;
@@ -294,6 +324,7 @@ int main() {
   for (int32_t kind : {WX_KIND_GLHT, WX_KIND_HIVE}) {
     full_over_chunks(kind);
     page_locked_then_ordinary(kind);
+    tables_on_threads(kind);
   }
   link_rates();
   return 0;

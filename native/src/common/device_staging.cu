@@ -14,6 +14,7 @@
 
 #include "common/cuda_util.cuh"
 #include "common/device.hpp"
+#include "common/pinned_pool.cuh"
 
 namespace wx::dev {
 
@@ -138,7 +139,6 @@ Stager::~Stager() {
 
 void Stager::release() {
   for (Slot& s : slots_) {
-    if (s.host) cudaFreeHost(s.host);
     if (s.dev) cudaFree(s.dev);
     for (cudaEvent_t e : {s.in_done, s.kernel_done, s.out_done})
       if (e) cudaEventDestroy(e);
@@ -147,47 +147,32 @@ void Stager::release() {
   cap_ = 0;
   nslots_ = 0;
   hashes_ = false;
-  host_refused_ = false;
 }
 
-void Stager::reserve(uint64_t elems, unsigned slots, bool hashes, bool host) {
-  if (elems > cap_ || slots > nslots_ || (hashes && !hashes_)) {
-    const uint64_t cap = std::max(cap_, round_up_pow2(elems));
-    const unsigned n = std::max(nslots_, slots);
-    const bool with_hashes = hashes_ || hashes;
-    release();
-    cap_ = cap;
-    nslots_ = n;
-    hashes_ = with_hashes;
-    for (unsigned i = 0; i < n; ++i) {
-      Slot& s = slots_[i];
-      cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&s.dev), slot_bytes());
-      if (e != cudaSuccess) {
-        s.dev = nullptr;
-        release();
-        cuda_check(e, "cudaMalloc of staging buffers");
-      }
-      for (cudaEvent_t* ev : {&s.in_done, &s.kernel_done, &s.out_done}) {
-        e = cudaEventCreateWithFlags(ev, cudaEventDisableTiming);
-        if (e != cudaSuccess) {
-          *ev = nullptr;
-          release();
-          cuda_check(e, "cudaEventCreate of staging events");
-        }
-      }
+void Stager::reserve(uint64_t elems, unsigned slots, bool hashes) {
+  if (elems <= cap_ && slots <= nslots_ && (hashes_ || !hashes)) return;
+  const uint64_t cap = std::max(cap_, round_up_pow2(elems));
+  const unsigned n = std::max(nslots_, slots);
+  const bool with_hashes = hashes_ || hashes;
+  release();
+  cap_ = cap;
+  nslots_ = n;
+  hashes_ = with_hashes;
+  for (unsigned i = 0; i < n; ++i) {
+    Slot& s = slots_[i];
+    cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&s.dev), slot_bytes());
+    if (e != cudaSuccess) {
+      s.dev = nullptr;
+      release();
+      cuda_check(e, "cudaMalloc of staging buffers");
     }
-  }
-  if (!host || pinned() || host_refused_) return;
-  // Pinned host memory makes the copies asynchronous and fast; without it (the OS refused to lock
-  // more memory) the copies go from the caller's pageable arrays, one chunk at a time.
-  for (unsigned i = 0; i < nslots_; ++i) {
-    if (cudaHostAlloc(reinterpret_cast<void**>(&slots_[i].host), slot_bytes(), cudaHostAllocDefault) != cudaSuccess) {
-      cudaGetLastError();
-      slots_[i].host = nullptr;
-      for (Slot& s : slots_)
-        if (s.host) cudaFreeHost(s.host), s.host = nullptr;
-      host_refused_ = true;  // asked again when the slots grow
-      return;
+    for (cudaEvent_t* ev : {&s.in_done, &s.kernel_done, &s.out_done}) {
+      e = cudaEventCreateWithFlags(ev, cudaEventDisableTiming);
+      if (e != cudaSuccess) {
+        *ev = nullptr;
+        release();
+        cuda_check(e, "cudaEventCreate of staging events");
+      }
     }
   }
 }
@@ -286,8 +271,22 @@ BatchResult Stager::run(const DeviceCall& device_call, Call call, const Batch& h
   DeviceScope scope(device_);
   Plan p(call, host, chunk_);
   p.classify(elem_bytes_);
-  reserve(std::min(host.n, chunk_), p.chunks > 1 ? kMaxSlots : 1, p.hashes, !p.all_direct());
+  reserve(std::min(host.n, chunk_), p.chunks > 1 ? kMaxSlots : 1, p.hashes);
   p.place(cap_, elem_bytes_, hashes_at());
+  // Pinned halves for the arrays to pack, lent for this call. Without them (the OS refused to lock more
+  // memory) the copies go from the caller's pageable arrays, one chunk at a time. Both runs return only
+  // once no copy uses them.
+  const unsigned used = p.chunks > 1 ? nslots_ : 1;  // a single chunk runs in slot 0
+  PinnedLease lease;
+  if (!p.all_direct()) lease = PinnedLease(used, slot_bytes());
+  struct Lent {
+    Slot* slots;
+    unsigned n;
+    ~Lent() {
+      for (unsigned i = 0; i < n; ++i) slots[i].host = nullptr;
+    }
+  } lent{slots_, lease.empty() ? 0u : used};
+  for (unsigned i = 0; i < lent.n; ++i) slots_[i].host = lease[i];
   return (pinned() || p.all_direct()) && p.chunks > 1 ? run_pipelined(device_call, p) : run_serial(device_call, p);
 }
 

@@ -1,6 +1,7 @@
-// Staging of host arrays for one device table: reused pinned host buffers and device buffers, two
-// copy streams and a few copy threads, so that a bulk call with WX_MEM_HOST arrays overlaps the
-// host-side copies, the PCIe transfers and the kernels of consecutive chunks.
+// Staging of host arrays for one device table: reused device buffers, pinned host buffers lent by the
+// process's pool for each call (pinned_pool.cuh), two copy streams and a few copy threads, so that a
+// bulk call with WX_MEM_HOST arrays overlaps the host-side copies, the PCIe transfers and the kernels
+// of consecutive chunks.
 //
 // Per chunk i (slot i % slots): copy threads pack the caller's input into pinned memory and queue the
 // host-to-device copy (in-stream); the calling thread runs the table call on the table's stream once
@@ -40,18 +41,15 @@ class Stager {
 
  private:
   struct Slot {
-    char* host = nullptr;  // pinned: keys | values | ops | outcomes [| hashes], cap_ elements each
+    char* host = nullptr;  // pinned, lent for one call: keys | values | ops | outcomes [| hashes], cap_ each
     char* dev = nullptr;   // the same layout in device memory
     cudaEvent_t in_done = nullptr, kernel_done = nullptr, out_done = nullptr;
   };
   struct Plan;  // one call's arrays and chunking
   struct Pipe;  // hand-over between the calling thread and the copy thread
 
-  // Slots of at least `elems` elements; hashes: with room for 8-byte hashes (pre-hashed calls); host:
-  // with their page-locked halves, made on the first call that has arrays to pack (a call whose arrays
-  // are all page-locked copies straight to and from them, and locking a table's 60-110 MB of slots
-  // costs it 30-55 ms).
-  void reserve(uint64_t elems, unsigned slots, bool hashes, bool host);
+  // Device slots of at least `elems` elements; hashes: with room for 8-byte hashes (pre-hashed calls).
+  void reserve(uint64_t elems, unsigned slots, bool hashes);
   void release();
   bool pinned() const { return slots_[0].host != nullptr; }
   uint64_t hashes_at() const { return cap_ * (2 * elem_bytes_ + 2); }  // byte offset of a slot's hashes
@@ -82,7 +80,6 @@ class Stager {
   unsigned threads_;
   uint64_t cap_ = 0;  // elements per slot
   bool hashes_ = false;  // slots have the hashes region
-  bool host_refused_ = false;  // the OS would not lock the host halves of the current slots
   unsigned nslots_ = 0;
   Slot slots_[kMaxSlots];
   cudaStream_t in_ = nullptr, out_ = nullptr;
