@@ -284,53 +284,65 @@ struct HostCol {
 
 // GPU kinds: host probes longer than the engine's 2^22-row chunks. Page-locked columns run chunk by
 // chunk where the output cannot overflow (a UNIQUE inner join with room for every probe row, semi and
-// anti joins), ordinary ones whole; reserved keys on the chunk edges; pairs and rows checked exactly,
-// in probe order, against the oracle.
+// anti joins), ordinary ones whole; pairs and rows checked exactly, in probe order, against the oracle.
+// Three probe columns: random keys with reserved ones on the chunk edges; build keys everywhere but a
+// reserved key inside the second chunk (the other chunks give one pair per row, or qualify whole for
+// semi joins: their probe rows are consecutive); absent keys only (every row qualifies for anti joins).
 inline void long_probes(int32_t kind) {
   const uint64_t chunk = uint64_t(1) << 22, m = 2 * chunk + 12345, nb = uint64_t(1) << 20;
   std::mt19937_64 rng(23);
   for (int build : {WX_JOIN_UNIQUE, WX_JOIN_MULTI}) {
-    std::vector<uint32_t> b(nb), p(m);
+    std::vector<uint32_t> b(nb);
     for (uint64_t i = 0; i < nb; ++i) b[i] = build == WX_JOIN_UNIQUE ? uint32_t(i * 7 + 3) : uint32_t(rng() % (nb / 4));
     std::shuffle(b.begin(), b.end(), rng);
-    for (auto& k : p) k = uint32_t(rng() % (8 * nb));
-    for (uint64_t r : {chunk - 1, chunk, 2 * chunk, m - 1}) p[r] = ~uint32_t(0);  // match nothing
     std::unordered_multimap<uint32_t, uint32_t> map;
     for (uint32_t i = 0; i < nb; ++i) map.emplace(b[i], i);
-    std::vector<uint8_t> has(m, 0);
-    std::vector<uint32_t> want_p, want_b;  // UNIQUE: at most one pair per probe row, in probe order
-    for (uint32_t i = 0; i < m; ++i) {
-      auto it = map.find(p[i]);
-      if (it == map.end()) continue;
-      has[i] = 1;
-      want_p.push_back(i), want_b.push_back(it->second);
-    }
+    std::vector<std::vector<uint32_t>> columns(3, std::vector<uint32_t>(m));
+    for (auto& k : columns[0]) k = uint32_t(rng() % (8 * nb));
+    for (uint64_t r : {chunk - 1, chunk, 2 * chunk, m - 1}) columns[0][r] = ~uint32_t(0);  // match nothing
+    for (auto& k : columns[1]) k = b[rng() % nb];
+    columns[1][chunk + 17] = ~uint32_t(0);
+    for (auto& k : columns[2]) k = uint32_t(8 * nb + rng() % nb) * 2u;  // above every build key
     wx_join* j = make_join<uint32_t>(kind, build, b);
-    for (bool locked : {false, true}) {
-      HostCol<uint32_t> keys(m, locked), pr(m, locked), br(m, locked);
-      std::copy(p.begin(), p.end(), keys.p);
-      uint64_t count = 0;
-      if (build == WX_JOIN_UNIQUE) {
-        std::fill(pr.p, pr.p + m, 0xEEEEEEEEu);
-        CHECK_OK(wx_join_probe(j, keys.p, nullptr, m, pr.p, br.p, m, &count, WX_MEM_HOST, nullptr));
-        CHECK_MSG(count == want_p.size(), "long probe: %llu pairs, oracle %zu", (unsigned long long)count, want_p.size());
-        for (uint64_t i = 0; i < count; ++i)
-          CHECK_MSG(pr.p[i] == want_p[i] && br.p[i] == want_b[i], "long probe pair %llu: (%u, %u), oracle (%u, %u)",
-                    (unsigned long long)i, pr.p[i], br.p[i], want_p[i], want_b[i]);
-        CHECK(pr.p[count] == 0xEEEEEEEEu);  // nothing past the pairs
+    for (size_t c = 0; c < columns.size(); ++c) {
+      const std::vector<uint32_t>& p = columns[c];
+      std::vector<uint8_t> has(m, 0);
+      std::vector<uint32_t> want_p, want_b;  // UNIQUE: at most one pair per probe row, in probe order
+      for (uint32_t i = 0; i < m; ++i) {
+        auto it = map.find(p[i]);
+        if (it == map.end()) continue;
+        has[i] = 1;
+        want_p.push_back(i), want_b.push_back(it->second);
       }
-      for (int anti : {0, 1}) {
-        CHECK_OK(wx_join_semi(j, keys.p, nullptr, m, anti, pr.p, &count, WX_MEM_HOST, nullptr));
-        uint64_t expect = 0, at = 0;
-        for (uint32_t i = 0; i < m; ++i) {
-          if (has[i] == (anti ? 1 : 0)) continue;
-          ++expect;
-          CHECK_MSG(at < count && pr.p[at] == i, "long %s: row %llu is %u, oracle %u", anti ? "anti" : "semi",
-                    (unsigned long long)at, at < count ? pr.p[at] : 0u, i);
-          ++at;
+      for (bool locked : {false, true}) {
+        HostCol<uint32_t> keys(m, locked), pr(m, locked), br(m, locked);
+        std::copy(p.begin(), p.end(), keys.p);
+        uint64_t count = 0;
+        if (build == WX_JOIN_UNIQUE) {
+          std::fill(pr.p, pr.p + m, 0xEEEEEEEEu);
+          CHECK_OK(wx_join_probe(j, keys.p, nullptr, m, pr.p, br.p, m, &count, WX_MEM_HOST, nullptr));
+          CHECK_MSG(count == want_p.size(), "long probe %zu: %llu pairs, oracle %zu", c, (unsigned long long)count,
+                    want_p.size());
+          for (uint64_t i = 0; i < count; ++i)
+            CHECK_MSG(pr.p[i] == want_p[i] && br.p[i] == want_b[i], "long probe %zu pair %llu: (%u, %u), oracle (%u, %u)",
+                      c, (unsigned long long)i, pr.p[i], br.p[i], want_p[i], want_b[i]);
+          CHECK(count == m || pr.p[count] == 0xEEEEEEEEu);  // nothing past the pairs
         }
-        CHECK_MSG(count == expect, "long %s: %llu rows, oracle %llu", anti ? "anti" : "semi", (unsigned long long)count,
-                  (unsigned long long)expect);
+        for (int anti : {0, 1}) {
+          std::fill(pr.p, pr.p + m, 0xEEEEEEEEu);
+          CHECK_OK(wx_join_semi(j, keys.p, nullptr, m, anti, pr.p, &count, WX_MEM_HOST, nullptr));
+          uint64_t expect = 0, at = 0;
+          for (uint32_t i = 0; i < m; ++i) {
+            if (has[i] == (anti ? 1 : 0)) continue;
+            ++expect;
+            CHECK_MSG(at < count && pr.p[at] == i, "long %s %zu: row %llu is %u, oracle %u", anti ? "anti" : "semi", c,
+                      (unsigned long long)at, at < count ? pr.p[at] : 0u, i);
+            ++at;
+          }
+          CHECK_MSG(count == expect, "long %s %zu: %llu rows, oracle %llu", anti ? "anti" : "semi", c,
+                    (unsigned long long)count, (unsigned long long)expect);
+          CHECK(count == m || pr.p[count] == 0xEEEEEEEEu);
+        }
       }
     }
     CHECK_OK(wx_join_destroy(j));

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "common/device.hpp"
 #include "common/env.hpp"
 #include "common/host_transfer.cuh"
+#include "cpu/thread_pool.hpp"
 #include "join/join.hpp"
 
 namespace wx::join {
@@ -25,6 +27,8 @@ constexpr uint32_t kNone = 0xFFFFFFFFu;  // find's not-found value: no row / no 
 constexpr unsigned long long kNoIndex = ~0ull;
 // Rows of a chunk of a host probe: 16 MB of keys, 0.3 ms of the link.
 constexpr uint64_t kProbeChunk = uint64_t(1) << 22;
+// Probe rows per task when the host writes consecutive rows itself (1 MiB).
+constexpr uint64_t kFillGrain = uint64_t(1) << 18;
 
 unsigned grid_for(uint64_t n) { return unsigned(n ? (n + kBlock - 1) / kBlock : 1); }
 
@@ -264,7 +268,9 @@ class DeviceEngine final : public Engine {
       WX_CUDA_LAUNCHED("k_write_pairs");
       WX_CUDA(cudaEventRecord(ev1_, st));
       if (p.mem == WX_MEM_HOST) {
-        dev::download(device_, probe_rows, pr, total * 4, st, copy_threads_);
+        // A UNIQUE build gives a probe row at most one pair: as many pairs as rows means pair i is row i.
+        if (!multi_ && total == p.n) fill_rows(probe_rows, total, 0);
+        else dev::download(device_, probe_rows, pr, total * 4, st, copy_threads_);
         dev::download(device_, build_rows, br, total * 4, st, copy_threads_);
       }
     }
@@ -278,7 +284,9 @@ class DeviceEngine final : public Engine {
     if (chunked(p, rows, nullptr)) return last_matches_ = run_chunked(p, anti ? 2 : 1, rows, nullptr);
     const uint32_t* keys = lookup(p, st);
     const uint64_t total = scan(keys, p.n, anti ? 2 : 1, st);
-    if (total > 0) {
+    if (total > 0 && p.mem == WX_MEM_HOST && total == p.n) {
+      fill_rows(rows, total, 0);  // every row qualified
+    } else if (total > 0) {
       uint32_t* out = p.mem == WX_MEM_DEVICE ? rows : out_a_.get(total);
       k_write_rows<<<grid_for(p.n), kBlock, 0, st>>>(pos_.a.get(), cnt_.a.get(), p.n, out, 0);
       WX_CUDA_LAUNCHED("k_write_rows");
@@ -375,9 +383,13 @@ class DeviceEngine final : public Engine {
       const uint64_t got = tot[2 * i] + tot[2 * i + 1], lo = lo_of(i);
       WX_CUDA(cudaStreamWaitEvent(down_, ev_end_[i], 0));
       if (i == 0) trace.mark(2, down_);
+      // Every row of the chunk gave one pair or qualified: its probe rows are lo, lo + 1, ..., written
+      // here while the copy engines carry the build rows (half the bytes of the link's busier way).
+      const bool consecutive = got == size_of(i);
       if (got) {
-        WX_CUDA(cudaMemcpyAsync(out_a + written, da + lo, got * 4, cudaMemcpyDeviceToHost, down_));
         if (out_b) WX_CUDA(cudaMemcpyAsync(out_b + written, db + lo, got * 4, cudaMemcpyDeviceToHost, down_));
+        if (!consecutive) WX_CUDA(cudaMemcpyAsync(out_a + written, da + lo, got * 4, cudaMemcpyDeviceToHost, down_));
+        else fill_rows(out_a + written, got, uint32_t(lo));
       }
       written += got;
     };
@@ -416,6 +428,15 @@ class DeviceEngine final : public Engine {
     looked_up_ = true;
     trace.print(chunks, sum, table);
     return written;
+  }
+
+  // dst[i] = first + i for i < n, on the copy threads: the probe rows of a column or chunk whose every
+  // row gave one pair or qualified, written by the host instead of crossing the link.
+  void fill_rows(uint32_t* dst, uint64_t n, uint32_t first) {
+    if (!fill_pool_) fill_pool_ = std::make_unique<cpu::ThreadPool>(copy_threads_);
+    fill_pool_->parallel_for(n, kFillGrain, [&](uint64_t b, uint64_t e, unsigned) {
+      for (uint64_t i = b; i < e; ++i) dst[i] = first + uint32_t(i);
+    });
   }
 
   // Streams, events and the page-locked totals of a chunked probe of `chunks` chunks (kept, grown).
@@ -638,6 +659,7 @@ class DeviceEngine final : public Engine {
   Table* table_ = nullptr;  // the join's table, made once the distinct keys are known
   int device_;
   unsigned copy_threads_;  // of host columns' transfers (common/host_transfer.cuh)
+  std::unique_ptr<cpu::ThreadPool> fill_pool_;  // copy_threads_ participants, made on first use
   bool multi_;
   uint64_t rows_, distinct_ = 0, last_matches_ = 0;
   double last_ms_ = 0.0, last_table_ms_ = 0.0;
