@@ -4,8 +4,9 @@
 // and FULL outcomes spread over chunks; each with the arrays in ordinary memory, in page-locked memory
 // (wx_host_alloc: copied straight to and from the device) and with only the inputs registered
 // (wx_host_register: some arrays direct, the others staged), one table given page-locked arrays
-// first and ordinary ones after, and tables staging at once on four threads. Results are checked element by element against what the keys must
-// give. Also wx_link_measure. Skips (77) where no device exists.
+// first and ordinary ones after, and tables staging at once on four threads. Results are checked
+// element by element against what the keys must give. Also wx_link_measure. Skips (77) where no
+// device exists.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
