@@ -213,6 +213,32 @@ __device__ __forceinline__ void run_grouped(const View<Tr>& t, const Args<Tr>& a
   }
 }
 
+// One wave of warps taking 32 elements at a time from the table's cursors: the batch is cut into
+// kCursors segments, a warp starts on segment (warp mod kCursors) and moves to the next one when its
+// own is used up. A warp held up by slow ops then leaves no work behind while others idle (a fixed
+// stride left the SMs idle a quarter of a high-fill insert), and no one cursor takes every warp's
+// atomics.
+template <class Tr, Mode M>
+__device__ __forceinline__ void run_from_cursors(const View<Tr>& t, const Args<Tr>& a, Tally& y) {
+  const int lane = threadIdx.x & 31;
+  const uint64_t warp = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const uint64_t seg = ((a.n + kCursors - 1) / kCursors + 31) & ~uint64_t(31);
+  for (int i = 0; i < kCursors; ++i) {
+    const int k = static_cast<int>((warp + i) % kCursors);
+    const uint64_t lo = k * seg, len = lo < a.n ? (a.n - lo < seg ? a.n - lo : seg) : 0;
+    unsigned long long* cur = cursor_of(t.c, k);
+    if (len == 0 || ld_relaxed(cur) >= len) continue;  // used up: no atomic
+    for (;;) {
+      unsigned long long off = 0;
+      if (lane == 0) off = atomicAdd(cur, 32ull);
+      off = __shfl_sync(kFull, off, 0);
+      if (off >= len) break;
+      const uint64_t e = off + lane < len ? lo + off + lane : a.n;
+      run_element<Tr, M>(t, a, e, y);
+    }
+  }
+}
+
 // One element per thread, or (kWave<M>) one wave of blocks striding over the batch: the round base is
 // block-uniform, so every lane of a warp reaches the warp path's collectives together.
 template <class Tr, Mode M>
@@ -221,6 +247,8 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks<M>)
   Tally y;
   if constexpr (kMaxGroup<M> > 1) {
     run_grouped<Tr>(t, a, group, y);
+  } else if constexpr (kWave<M> && M != Mode::mixed) {
+    run_from_cursors<Tr, M>(t, a, y);
   } else if constexpr (kWave<M>) {
     const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
     for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < a.n; base += stride)

@@ -15,13 +15,23 @@ namespace glht {
 struct Counters {
   unsigned long long size;           // live keys (exact)
   unsigned long long displacements;  // hopscotch moves since creation
-  unsigned long long pending;        // ops of the last pass that ran out of attempts
-  unsigned long long full;           // inserts of the last pass that found no room
-  unsigned long long invalid;        // reserved keys seen in the last pass
   unsigned long long errors;         // broken invariants (must stay 0)
   unsigned long long count;          // scratch: retrieve_all / invariant checks
   unsigned long long stashed;        // keys in the overflow stash
+  unsigned long long pending;        // ops of the last pass that ran out of attempts
+  unsigned long long full;           // inserts of the last pass that found no room
+  unsigned long long invalid;        // reserved keys seen in the last pass
 };
+
+// A table's work cursors follow its Counters in the same allocation, each on its own 128-byte line:
+// the writing kernels' warps take their elements from them (k_batch). Zeroed with the call counters.
+constexpr int kCursors = 16;
+constexpr int kCursorStride = 16;                  // unsigned long longs from one cursor to the next
+constexpr int kCursorOffset = 16;                  // unsigned long longs from the Counters to cursor 0
+constexpr int kCounterWords = kCursorOffset + kCursors * kCursorStride;  // the allocation, in words
+__device__ __forceinline__ unsigned long long* cursor_of(void* counters, int k) {
+  return static_cast<unsigned long long*>(counters) + kCursorOffset + k * kCursorStride;
+}
 
 // Slots 0 .. ns-1 (ns = nb + kH) are the hopscotch array (homes 0..nb-1, the last kH slots only
 // extend the last neighbourhoods); slots ns .. nt-1 are the overflow stash: sb buckets of kH slots.

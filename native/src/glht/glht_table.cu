@@ -30,8 +30,8 @@ GlhtTableT<Tr>::GlhtTableT(const wx_config& config) {
   mixed_group_ = config.mixed_group;
   nb_ = nb_for_capacity(config.capacity);
   slots_ = DeviceArray<SlotT>(total_slots(nb_));
-  ctr_ = DeviceArray<Counters>(1);
-  WX_CUDA(cudaMemset(ctr_.get(), 0, sizeof(Counters)));
+  ctr_ = DeviceArray<Counters>(kCounterWords * sizeof(unsigned long long) / sizeof(Counters));  // + cursors
+  WX_CUDA(cudaMemset(ctr_.get(), 0, ctr_.bytes()));
   launch_init(view(), nullptr);
   WX_CUDA(cudaEventCreate(&ev0_));
   WX_CUDA(cudaEventCreate(&ev1_));
@@ -62,8 +62,9 @@ Counters GlhtTableT<Tr>::read_counters(cudaStream_t st) {
 
 template <class Tr>
 void GlhtTableT<Tr>::reset_call_counters(cudaStream_t st) {
-  // pending, full, invalid are adjacent
-  WX_CUDA(cudaMemsetAsync(&ctr_.get()->pending, 0, 3 * sizeof(unsigned long long), st));
+  // pending, full, invalid end the Counters; the work cursors follow
+  char* from = reinterpret_cast<char*>(&ctr_.get()->pending);
+  WX_CUDA(cudaMemsetAsync(from, 0, reinterpret_cast<char*>(ctr_.get()) + ctr_.bytes() - from, st));
 }
 
 template <class Tr>
