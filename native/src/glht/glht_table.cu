@@ -30,6 +30,7 @@ GlhtTableT<Tr>::GlhtTableT(const wx_config& config) {
   mixed_group_ = config.mixed_group;
   nb_ = nb_for_capacity(config.capacity);
   slots_ = DeviceArray<SlotT>(total_slots(nb_));
+  static_assert(kCounterWords * sizeof(unsigned long long) % sizeof(Counters) == 0, "whole Counters");
   ctr_ = DeviceArray<Counters>(kCounterWords * sizeof(unsigned long long) / sizeof(Counters));  // + cursors
   WX_CUDA(cudaMemset(ctr_.get(), 0, ctr_.bytes()));
   launch_init(view(), nullptr);

@@ -82,7 +82,7 @@ class GlhtTableT final : public Table {
   int grow_ = WX_GROW_AUTO;
   uint64_t nb_ = 0;
   DeviceArray<SlotT> slots_;
-  DeviceArray<Counters> ctr_;
+  DeviceArray<Counters> ctr_;  // the Counters, then the work cursors (kCounterWords words in all)
   DeviceArray<uint8_t> scratch_outcomes_;
   CombineScratchPtr hot_;  // hot-key combining buffers (common/combine.hpp), made on first use
   ReadBack read_back_;    // where read_counters lands
