@@ -565,6 +565,58 @@ void test_dense(size_t n, bool past_room) {
   std::printf("ok %s\n", what);
 }
 
+// Batch sizes around the writing kernels' work cursors (16 segments of whole 32-element rounds, some
+// of them empty for small batches) into a table near full, so that many elements take the warp path:
+// every element of every batch gets its own outcome, and the content matches the oracle after each
+// size's inserts, re-inserts and erases (the cursors are zeroed before every launch).
+template <class Tr>
+void test_batch_shapes() {
+  using W = Width<Tr>;
+  using K = typename W::K;
+  wxsuite::Rng r(wxsuite::sub_seed(g_seed, 41));
+  const size_t sizes[] = {1, 31, 32, 33, 511, 512, 513, 1041, 4099, 20011};
+  size_t total = 0;
+  for (size_t n : sizes) total += n;
+  auto t = make<Tr>(total * 8, 1.0, WX_GROW_NEVER);
+  const uint64_t nb = t->homes();
+  // Fill to 0.88 of the homes first; the shaped batches (half of each erased again) end near 0.94.
+  const size_t base = (size_t)((double)nb * 0.88);
+  const std::vector<K> all = unique_keys<Tr>(r, base + total);
+  std::vector<K> head(all.begin(), all.begin() + base), hv(base);
+  Oracle<K> oracle;
+  for (size_t i = 0; i < base; ++i) hv[i] = W::value(r), oracle[head[i]] = hv[i];
+  Bytes o = insert<Tr>(*t, head, hv);
+  CHECK(count_eq(o, WX_OUT_INSERTED) == base);
+  size_t at = base;
+  for (size_t n : sizes) {
+    std::vector<K> k(all.begin() + at, all.begin() + at + n), v(n);
+    at += n;
+    for (auto& x : v) x = W::value(r);
+    o = insert<Tr>(*t, k, v);
+    CHECK(o.size() == n);
+    for (size_t i = 0; i < n; ++i) {
+      CHECK_MSG(o[i] == WX_OUT_INSERTED || o[i] == WX_OUT_FULL, "shape %zu: element %zu outcome %d", n, i, o[i]);
+      if (o[i] == WX_OUT_INSERTED) oracle[k[i]] = v[i];
+    }
+    o = insert<Tr>(*t, k, v);  // again: PRESENT where placed, FULL (no room) where not
+    for (size_t i = 0; i < n; ++i) CHECK(o[i] == (oracle.count(k[i]) ? WX_OUT_PRESENT : WX_OUT_FULL));
+    expect_exact<Tr>(*t, oracle, "shape " + std::to_string(n));
+    std::vector<K> half;
+    for (size_t i = 0; i < n; i += 2) half.push_back(k[i]);
+    o = erase<Tr>(*t, half);
+    for (size_t i = 0; i < half.size(); ++i) {
+      CHECK(o[i] == (oracle.count(half[i]) ? WX_OUT_ERASED : WX_OUT_NOT_FOUND));
+      oracle.erase(half[i]);
+    }
+    expect_exact<Tr>(*t, oracle, "shape " + std::to_string(n) + " erased");
+  }
+  wx_stats st{};
+  t->stats(&st);
+  std::printf("  batch shapes: LF %.3f, %llu displacements\n", (double)st.size / nb, ull(st.displacements));
+  check_clean<Tr>(*t, "batch shapes", (int64_t)oracle.size());
+  std::printf("ok batch shapes\n");
+}
+
 // Oracle run: fill to `lf` of the homes, then rounds of insert / assign / erase / find / contains
 // batches (with duplicates and absent keys) compared element by element with a host map. No growth,
 // so the load factor is the one asked for; a FULL insert (rare: stash bucket full) is an absent key.
@@ -1291,6 +1343,7 @@ void run_all(const wxsuite::Env& env, size_t n) {
   test_collisions<Tr>();
   test_dense<Tr>(n, false);
   test_dense<Tr>(n, true);
+  test_batch_shapes<Tr>();
   uint64_t step = 20;
   for (double lf : {0.5, 0.8, 0.9}) test_oracle<Tr>(n, lf, ++step);
   test_lookups_during_moves<Tr>(n);
