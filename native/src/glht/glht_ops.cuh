@@ -657,10 +657,25 @@ static __device__ __noinline__ int warp_upsert(const View<Tr>& t, typename Tr::K
               const unsigned long long cur = ld_relaxed(&s[p].kv);
               const uint32_t bp = 1u << (p - sj), be = 1u << (e - sj);
               if (Tr::key(cur) == Tr::key(yj) && (bitmap_of(ms) & bp)) {
-                if constexpr (Tr::kWide) st_relaxed(&s[e].val, ld_relaxed(&s[p].val));
-                st_relaxed(&s[e].kv, cur);              // copy first (temporary duplicate) ...
-                st_relaxed(&s[p].kv, Tr::kReserved);    // ... then the old slot becomes our target
-                st_release(&s[sj].meta, bumped(ms, (bitmap_of(ms) & ~bp) | be));
+                const unsigned long long moved_meta = bumped(ms, (bitmap_of(ms) & ~bp) | be);
+                if constexpr (Tr::kWide) {
+                  st_relaxed(&s[e].val, ld_relaxed(&s[p].val));
+                  st_relaxed(&s[e].kv, cur);              // copy first (temporary duplicate) ...
+                  st_relaxed(&s[p].kv, Tr::kReserved);    // ... then the old slot becomes our target
+                  st_release(&s[sj].meta, moved_meta);
+                } else {
+                  // Narrow: the copy and the vacating are CASes whose results the unlock waits for, so
+                  // both are performed at L2 before it and it needs no fence. Both succeed: e is ours,
+                  // and p cannot change while s is locked.
+                  const unsigned long long was_e = cas64(&s[e].kv, Tr::kReserved, cur);
+                  const unsigned long long was_p = cas64(&s[p].kv, cur, Tr::kReserved);
+                  if (was_e == Tr::kReserved && was_p == cur) {
+                    st_relaxed(&s[sj].meta, moved_meta);
+                  } else {
+                    atomicAdd(&t.c->errors, 1ull);  // a slot changed that no one else may write
+                    st_release(&s[sj].meta, moved_meta);
+                  }
+                }
                 atomicAdd(&t.c->displacements, 1ull);
                 ok = 1;
               } else {
@@ -686,11 +701,20 @@ static __device__ __noinline__ int warp_upsert(const View<Tr>& t, typename Tr::K
       }
       return stash_insert(t, h, m1, kv_new, v, sbase);
     }
-    // Phase D: fill the reserved target and publish it with the unlocking store.
+    // Phase D: fill the reserved target and publish it with the unlocking store (narrow: the fill is
+    // a CAS the unlock waits for, as in a move).
     if (lane == 0) {
-      if constexpr (Tr::kWide) st_relaxed(&s[e].val, v);
-      st_relaxed(&s[e].kv, kv_new);
-      st_release(&s[h].meta, bumped(m1, bitmap_of(m1) | (1u << (e - h))));
+      const unsigned long long linked = bumped(m1, bitmap_of(m1) | (1u << (e - h)));
+      if constexpr (Tr::kWide) {
+        st_relaxed(&s[e].val, v);
+        st_relaxed(&s[e].kv, kv_new);
+        st_release(&s[h].meta, linked);
+      } else if (cas64(&s[e].kv, Tr::kReserved, kv_new) == Tr::kReserved) {
+        st_relaxed(&s[h].meta, linked);
+      } else {
+        atomicAdd(&t.c->errors, 1ull);  // our reserved target changed
+        st_release(&s[h].meta, linked);
+      }
     }
     return WX_OUT_INSERTED;
   }
