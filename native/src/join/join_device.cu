@@ -383,9 +383,10 @@ class DeviceEngine final : public Engine {
       const uint64_t got = tot[2 * i] + tot[2 * i + 1], lo = lo_of(i);
       WX_CUDA(cudaStreamWaitEvent(down_, ev_end_[i], 0));
       if (i == 0) trace.mark(2, down_);
-      // Every row of the chunk gave one pair or qualified: its probe rows are lo, lo + 1, ..., written
-      // here while the copy engines carry the build rows (half the bytes of the link's busier way).
-      const bool consecutive = got == size_of(i);
+      // Every row of the chunk gave one pair: its probe rows are lo, lo + 1, ..., written here while
+      // the copy engines carry the build rows (half the bytes of the link's busier way). A semi or anti
+      // join downloads its rows: that download overlaps an upload as large, so writing them costs more.
+      const bool consecutive = out_b && got == size_of(i);
       if (got) {
         if (out_b) WX_CUDA(cudaMemcpyAsync(out_b + written, db + lo, got * 4, cudaMemcpyDeviceToHost, down_));
         if (!consecutive) WX_CUDA(cudaMemcpyAsync(out_a + written, da + lo, got * 4, cudaMemcpyDeviceToHost, down_));
