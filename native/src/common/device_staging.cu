@@ -14,7 +14,6 @@
 
 #include "common/cuda_util.cuh"
 #include "common/device.hpp"
-#include "common/pinned_pool.cuh"
 
 namespace wx::dev {
 
@@ -193,13 +192,13 @@ void Stager::parallel_copy(const std::vector<cpu::Copy>& copies) {
 const void* Stager::in_src(const Plan& p, int i, unsigned slot, uint64_t c) const {
   const StagedArray& x = p.a[i];
   if (x.direct || !pinned()) return x.caller + p.begin(c) * x.width;
-  return slots_[slot].host + x.slot_at;
+  return lease_[slot] + x.slot_at;
 }
 
 void* Stager::out_dst(const Plan& p, int i, unsigned slot, uint64_t c) const {
   const StagedArray& x = p.a[i];
   if (x.direct || !pinned()) return x.caller + p.begin(c) * x.width;
-  return slots_[slot].host + x.slot_at;
+  return lease_[slot] + x.slot_at;
 }
 
 void Stager::pack(const Plan& p, unsigned slot, uint64_t c) {
@@ -207,7 +206,7 @@ void Stager::pack(const Plan& p, unsigned slot, uint64_t c) {
   std::vector<cpu::Copy> copies;
   for (int i = 0; i < Plan::kFirstOut; ++i) {
     const StagedArray& x = p.a[i];
-    if (x.packed()) copies.push_back({slots_[slot].host + x.slot_at, x.caller + p.begin(c) * x.width, p.size(c) * x.width});
+    if (x.packed()) copies.push_back({lease_[slot] + x.slot_at, x.caller + p.begin(c) * x.width, p.size(c) * x.width});
   }
   parallel_copy(copies);
 }
@@ -217,7 +216,7 @@ void Stager::unpack(const Plan& p, unsigned slot, uint64_t c) {
   std::vector<cpu::Copy> copies;
   for (int i = Plan::kFirstOut; i < Plan::kArrays; ++i) {
     const StagedArray& x = p.a[i];
-    if (x.packed()) copies.push_back({x.caller + p.begin(c) * x.width, slots_[slot].host + x.slot_at, p.size(c) * x.width});
+    if (x.packed()) copies.push_back({x.caller + p.begin(c) * x.width, lease_[slot] + x.slot_at, p.size(c) * x.width});
   }
   parallel_copy(copies);
 }
@@ -277,16 +276,11 @@ BatchResult Stager::run(const DeviceCall& device_call, Call call, const Batch& h
   // memory) the copies go from the caller's pageable arrays, one chunk at a time. Both runs return only
   // once no copy uses them.
   const unsigned used = p.chunks > 1 ? nslots_ : 1;  // a single chunk runs in slot 0
-  PinnedLease lease;
-  if (!p.all_direct()) lease = PinnedLease(used, slot_bytes());
-  struct Lent {
-    Slot* slots;
-    unsigned n;
-    ~Lent() {
-      for (unsigned i = 0; i < n; ++i) slots[i].host = nullptr;
-    }
-  } lent{slots_, lease.empty() ? 0u : used};
-  for (unsigned i = 0; i < lent.n; ++i) slots_[i].host = lease[i];
+  if (!p.all_direct()) lease_ = PinnedLease(used, slot_bytes());
+  struct GiveBack {
+    PinnedLease& lease;
+    ~GiveBack() { lease = PinnedLease(); }
+  } give_back{lease_};
   return (pinned() || p.all_direct()) && p.chunks > 1 ? run_pipelined(device_call, p) : run_serial(device_call, p);
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/device.hpp"
+#include "common/pinned_pool.cuh"
 #include "common/table.hpp"
 #include "cpu/parallel_copy.hpp"
 #include "cpu/thread_pool.hpp"
@@ -41,8 +42,7 @@ class Stager {
 
  private:
   struct Slot {
-    char* host = nullptr;  // pinned, lent for one call: keys | values | ops | outcomes [| hashes], cap_ each
-    char* dev = nullptr;   // the same layout in device memory
+    char* dev = nullptr;  // keys | values | ops | outcomes [| hashes], cap_ elements each
     cudaEvent_t in_done = nullptr, kernel_done = nullptr, out_done = nullptr;
   };
   struct Plan;  // one call's arrays and chunking
@@ -51,7 +51,7 @@ class Stager {
   // Device slots of at least `elems` elements; hashes: with room for 8-byte hashes (pre-hashed calls).
   void reserve(uint64_t elems, unsigned slots, bool hashes);
   void release();
-  bool pinned() const { return slots_[0].host != nullptr; }
+  bool pinned() const { return !lease_.empty(); }
   uint64_t hashes_at() const { return cap_ * (2 * elem_bytes_ + 2); }  // byte offset of a slot's hashes
   uint64_t slot_bytes() const { return hashes_at() + (hashes_ ? 8 * cap_ : 0); }
 
@@ -82,6 +82,7 @@ class Stager {
   bool hashes_ = false;  // slots have the hashes region
   unsigned nslots_ = 0;
   Slot slots_[kMaxSlots];
+  PinnedLease lease_;  // during a call with arrays to pack: slot i's pinned half, laid out as its dev
   cudaStream_t in_ = nullptr, out_ = nullptr;
   std::unique_ptr<cpu::ThreadPool> copiers_;
 };
