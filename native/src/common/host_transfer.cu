@@ -9,6 +9,7 @@
 
 #include "common/cuda_util.cuh"
 #include "common/device.hpp"
+#include "common/pinned_pool.cuh"
 #include "cpu/parallel_copy.hpp"
 #include "cpu/thread_pool.hpp"
 
@@ -41,8 +42,8 @@ class Slots {
       const unsigned s = unsigned(k % kTransferSlots);
       const uint64_t len = std::min(kTransferSlotBytes, bytes - at);
       WX_CUDA(cudaEventSynchronize(done_[s]));  // the slot's earlier copy has left it
-      copy(host_[s], src + at, len);
-      WX_CUDA(cudaMemcpyAsync(dst + at, host_[s], len, cudaMemcpyHostToDevice, st));
+      copy(lease_[s], src + at, len);
+      WX_CUDA(cudaMemcpyAsync(dst + at, lease_[s], len, cudaMemcpyHostToDevice, st));
       WX_CUDA(cudaEventRecord(done_[s], st));
     }
   }
@@ -55,32 +56,27 @@ class Slots {
     auto queue = [&](uint64_t k) {
       const unsigned s = unsigned(k % kTransferSlots);
       WX_CUDA(cudaEventSynchronize(done_[s]));
-      WX_CUDA(cudaMemcpyAsync(host_[s], src + k * kTransferSlotBytes, len(k), cudaMemcpyDeviceToHost, st));
+      WX_CUDA(cudaMemcpyAsync(lease_[s], src + k * kTransferSlotBytes, len(k), cudaMemcpyDeviceToHost, st));
       WX_CUDA(cudaEventRecord(done_[s], st));
     };
     for (uint64_t k = 0; k < std::min<uint64_t>(chunks, kTransferSlots); ++k) queue(k);
     for (uint64_t k = 0; k < chunks; ++k) {
       const unsigned s = unsigned(k % kTransferSlots);
       WX_CUDA(cudaEventSynchronize(done_[s]));
-      copy(dst + k * kTransferSlotBytes, host_[s], len(k));
+      copy(dst + k * kTransferSlotBytes, lease_[s], len(k));
       if (k + kTransferSlots < chunks) queue(k + kTransferSlots);
     }
   }
 
  private:
+  // The slots come from the process's pinned pool and are kept for good; a refusal is remembered by
+  // the pool, so asking again costs no call its refusal.
   bool ensure() {
     if (ready_) return true;
-    if (refused_) return false;
     DeviceScope scope(device_);
+    lease_ = PinnedLease(kTransferSlots, kTransferSlotBytes);
+    if (lease_.empty()) return false;
     for (unsigned s = 0; s < kTransferSlots; ++s) {
-      if (!host_[s]) {
-        try {
-          host_[s] = static_cast<char*>(host_alloc(kTransferSlotBytes));
-        } catch (const Error&) {
-          refused_ = true;  // kept: asking the OS again on every call would cost each call its refusal
-          return false;
-        }
-      }
       if (!done_[s]) WX_CUDA(cudaEventCreateWithFlags(&done_[s], cudaEventDisableTiming));
     }
     ready_ = true;
@@ -91,8 +87,8 @@ class Slots {
 
   const int device_;
   std::mutex mu_;
-  bool ready_ = false, refused_ = false;
-  char* host_[kTransferSlots] = {};
+  bool ready_ = false;
+  PinnedLease lease_;  // the slots' page-locked memory
   cudaEvent_t done_[kTransferSlots] = {};
   std::unique_ptr<cpu::ThreadPool> pool_;
 };
