@@ -17,13 +17,15 @@ class Pool {
  public:
   // Never destroyed: the process's exit may run after the CUDA runtime is gone.
 
-  // The smallest idle buffer of at least `bytes`, else a new one; {nullptr, 0} when the OS refuses.
+  // The smallest idle buffer of `bytes` to twice that, else a new one; {nullptr, 0} when the OS
+  // refuses. A larger idle buffer stays for the calls that need it: a lease kept for good (the join
+  // transfer slots) would otherwise hold it.
   PinnedLease::Buffer take(uint64_t bytes) {
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto best = idle_.end();
       for (auto it = idle_.begin(); it != idle_.end(); ++it)
-        if (it->bytes >= bytes && (best == idle_.end() || it->bytes < best->bytes)) best = it;
+        if (it->bytes >= bytes && it->bytes / 2 <= bytes && (best == idle_.end() || it->bytes < best->bytes)) best = it;
       if (best != idle_.end()) {
         const PinnedLease::Buffer b = *best;
         idle_.erase(best);
