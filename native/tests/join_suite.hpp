@@ -134,7 +134,8 @@ void hand_cases(int32_t kind) {
   make_join<K>(kind, WX_JOIN_UNIQUE, dup, WX_ERR_INVALID_ARGUMENT);
   CHECK_MSG(std::string(wx_last_error()).find("build key 7 appears at rows 0 and 2") != std::string::npos, "%s", wx_last_error());
   // Reserved key in the build: nothing built.
-  make_join<K>(kind, WX_JOIN_MULTI, std::vector<K>{1, R, 2}, WX_ERR_INVALID_KEY);
+  make_join<K>(kind, WX_JOIN_MULTI, std::vector<K>{1, 2, R, 2, K(R - 1)}, WX_ERR_INVALID_KEY);
+  CHECK_MSG(std::string(wx_last_error()).find("build key at row 2 ") != std::string::npos, "%s", wx_last_error());
   make_join<K>(kind, WX_JOIN_UNIQUE, std::vector<K>{K(R - 1)}, WX_ERR_INVALID_KEY);
 
   // MULTI: groups, with build rows of one key ascending.

@@ -62,11 +62,11 @@ __global__ void k_heads(const uint32_t* sorted, uint64_t n, uint32_t* head) {
   if (i < n) head[i] = i == 0 || sorted[i] != sorted[i - 1];
 }
 
-// gid = inclusive scan of the heads: group g (= gid - 1) starts at its head.
-__global__ void k_groups(const uint32_t* sorted, const uint32_t* head, const uint32_t* gid, uint64_t n,
-                         uint32_t* offsets, uint32_t* distinct) {
+// gid = inclusive scan of the heads: group g (= gid - 1) starts at its head, where the sorted key changes.
+__global__ void k_groups(const uint32_t* sorted, const uint32_t* gid, uint64_t n, uint32_t* offsets,
+                         uint32_t* distinct) {
   const uint64_t i = index();
-  if (i < n && head[i]) {
+  if (i < n && (i == 0 || sorted[i] != sorted[i - 1])) {
     offsets[gid[i] - 1] = uint32_t(i);
     distinct[gid[i] - 1] = sorted[i];
   }
@@ -203,21 +203,26 @@ class DeviceEngine final : public Engine {
       return;
     }
     const uint32_t* dk = static_cast<const uint32_t*>(keys);
-    DeviceArray<uint32_t> staged;
-    if (mem == WX_MEM_HOST) {
+    DeviceArray<uint32_t> staged;  // the keys in device memory of our own: the MULTI sort reorders them
+    if (mem == WX_MEM_HOST || multi_) {
       staged = DeviceArray<uint32_t>(n);
-      dev::upload(device_, staged.get(), keys, n * 4, st, copy_threads_);
+      if (mem == WX_MEM_HOST) dev::upload(device_, staged.get(), keys, n * 4, st, copy_threads_);
+      else WX_CUDA(cudaMemcpyAsync(staged.get(), keys, n * 4, cudaMemcpyDeviceToDevice, st));
       dk = staged.get();
     }
     trace.step("keys to device");
-    const uint64_t bad = first_index([&](unsigned long long* f) {
-      k_first_reserved<<<grid_for(n), kBlock, 0, st>>>(dk, n, f);
-    }, st);
-    if (bad != kNoIndex)
-      fail(WX_ERR_INVALID_KEY, "build key at row " + std::to_string(bad) + " is a reserved value; nothing was built");
-    trace.step("reserved-key check");
-    if (multi_) build_groups(make_table, dk, n, st, trace);
-    else build_unique(make_table, dk, n, st, trace);
+    // The lowest reserved key's row, read with the build's first result (nothing is built before).
+    unsigned long long* bad = total_.get(1);
+    WX_CUDA(cudaMemsetAsync(bad, 0xFF, 8, st));  // kNoIndex
+    k_first_reserved<<<grid_for(n), kBlock, 0, st>>>(dk, n, bad);
+    WX_CUDA_LAUNCHED("k_first_reserved");
+    if (multi_) {
+      build_groups(make_table, staged, n, st, trace);
+    } else {
+      check_reserved(read_word(bad, st));
+      trace.step("reserved-key check");
+      build_unique(make_table, dk, n, st, trace);
+    }
     trace.step("scratch freed");
   }
 
@@ -468,13 +473,24 @@ class DeviceEngine final : public Engine {
   template <typename F>
   uint64_t first_index(F&& launch, cudaStream_t st) {
     unsigned long long* d = total_.get(1);
-    unsigned long long h = kNoIndex;
-    WX_CUDA(cudaMemcpyAsync(d, &h, 8, cudaMemcpyHostToDevice, st));
+    WX_CUDA(cudaMemsetAsync(d, 0xFF, 8, st));  // kNoIndex
     launch(d);
     WX_CUDA_LAUNCHED("first-index kernel");
+    return read_word(d, st);
+  }
+
+  // Waits for the stream and returns the device word d.
+  static unsigned long long read_word(const unsigned long long* d, cudaStream_t st) {
+    unsigned long long h = 0;
     WX_CUDA(cudaMemcpyAsync(&h, d, 8, cudaMemcpyDeviceToHost, st));
     WX_CUDA(cudaStreamSynchronize(st));
     return h;
+  }
+
+  // Fails the build when the reserved-key check found a row (before anything was built).
+  static void check_reserved(unsigned long long row) {
+    if (row != kNoIndex)
+      fail(WX_ERR_INVALID_KEY, "build key at row " + std::to_string(row) + " is a reserved value; nothing was built");
   }
 
   void insert(const uint32_t* keys, const uint32_t* values, uint8_t* outcomes, uint64_t n, cudaStream_t st) {
@@ -520,44 +536,52 @@ class DeviceEngine final : public Engine {
     trace.step("duplicate check");
   }
 
-  void build_groups(const TableMaker& make_table, const uint32_t* keys, uint64_t n, cudaStream_t st,
+  // MULTI: the keys are sorted with their row ids (LSD radix: each key's rows stay ascending); group g
+  // is the g-th distinct key, its rows rows_arr_[offsets_[g] .. offsets_[g+1]). Four arrays of n words
+  // serve the whole build: the sort's two double buffers, whose spare halves then hold the run heads,
+  // the group ids, the distinct keys and their values.
+  void build_groups(const TableMaker& make_table, DeviceArray<uint32_t>& keys, uint64_t n, cudaStream_t st,
                     BuildTrace& trace) {
-    DeviceArray<uint32_t> iota(n), sorted(n), head(n), gid(n);
-    rows_arr_ = DeviceArray<uint32_t>(n);
+    DeviceArray<uint32_t> keys_alt(n), rows(n), rows_alt(n);
     trace.step("group arrays");
-    k_iota<<<grid_for(n), kBlock, 0, st>>>(iota.get(), n);
+    k_iota<<<grid_for(n), kBlock, 0, st>>>(rows.get(), n);
     WX_CUDA_LAUNCHED("k_iota");
-    // LSD radix sort is stable: the rows of one key stay ascending.
+    cub::DoubleBuffer<uint32_t> k(keys.get(), keys_alt.get()), v(rows.get(), rows_alt.get());
     size_t bytes = 0;
-    WX_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted.get(), iota.get(), rows_arr_.get(), n, 0, 32, st));
-    WX_CUDA(cub::DeviceRadixSort::SortPairs(temp_.get(bytes), bytes, keys, sorted.get(), iota.get(), rows_arr_.get(), n, 0,
-                                            32, st));
+    WX_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, n, 0, 32, st));
+    WX_CUDA(cub::DeviceRadixSort::SortPairs(temp_.get(bytes), bytes, k, v, n, 0, 32, st));
+    uint32_t *sorted = k.Current(), *spare = k.Alternate(), *gid = v.Alternate();
+    rows_arr_ = std::move(v.Current() == rows.get() ? rows : rows_alt);
     trace.step("sort");
-    k_heads<<<grid_for(n), kBlock, 0, st>>>(sorted.get(), n, head.get());
+    k_heads<<<grid_for(n), kBlock, 0, st>>>(sorted, n, spare);
     WX_CUDA_LAUNCHED("k_heads");
-    WX_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, head.get(), gid.get(), n, st));
-    WX_CUDA(cub::DeviceScan::InclusiveSum(temp_.get(bytes), bytes, head.get(), gid.get(), n, st));
+    WX_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, spare, gid, n, st));
+    WX_CUDA(cub::DeviceScan::InclusiveSum(temp_.get(bytes), bytes, spare, gid, n, st));
+    unsigned long long bad = kNoIndex;  // the reserved-key check's row, launched by the constructor
     uint32_t groups = 0;
-    WX_CUDA(cudaMemcpyAsync(&groups, gid.get() + n - 1, 4, cudaMemcpyDeviceToHost, st));
+    WX_CUDA(cudaMemcpyAsync(&bad, total_.get(1), 8, cudaMemcpyDeviceToHost, st));
+    WX_CUDA(cudaMemcpyAsync(&groups, gid + n - 1, 4, cudaMemcpyDeviceToHost, st));
     WX_CUDA(cudaStreamSynchronize(st));
+    check_reserved(bad);
     distinct_ = groups;
     trace.step("groups counted");
     offsets_ = DeviceArray<uint32_t>(uint64_t(groups) + 1);
-    DeviceArray<uint32_t> distinct(groups), values(groups);
-    DeviceArray<uint8_t> out(groups);
-    k_groups<<<grid_for(n), kBlock, 0, st>>>(sorted.get(), head.get(), gid.get(), n, offsets_.get(), distinct.get());
+    uint32_t* distinct = spare;  // the heads are read no more: k_groups finds them in the sorted keys
+    k_groups<<<grid_for(n), kBlock, 0, st>>>(sorted, gid, n, offsets_.get(), distinct);
     WX_CUDA_LAUNCHED("k_groups");
     k_set<<<1, 1, 0, st>>>(offsets_.get() + groups, uint32_t(n));
     WX_CUDA_LAUNCHED("k_set");
-    k_iota<<<grid_for(groups), kBlock, 0, st>>>(values.get(), groups);
+    uint32_t* values = gid;  // group ids, once k_groups has read gid
+    k_iota<<<grid_for(groups), kBlock, 0, st>>>(values, groups);
     WX_CUDA_LAUNCHED("k_iota");
+    uint8_t* out = reinterpret_cast<uint8_t*>(sorted);  // the sorted keys are read no more
     trace.step("groups made");
     table_ = &make_table(groups);
     trace.step("table made");
-    insert(distinct.get(), values.get(), out.get(), groups, st);
+    insert(distinct, values, out, groups, st);
     trace.step("insert");
     const uint64_t present = first_index([&](unsigned long long* f) {
-      k_first_outcome<<<grid_for(groups), kBlock, 0, st>>>(out.get(), groups, WX_OUT_PRESENT, f);
+      k_first_outcome<<<grid_for(groups), kBlock, 0, st>>>(out, groups, WX_OUT_PRESENT, f);
     }, st);
     if (present != kNoIndex) fail(WX_ERR_INTERNAL, "join build: a distinct key was reported present");
   }
